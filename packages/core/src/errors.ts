@@ -1,0 +1,53 @@
+/**
+ * Typed errors shared by every authlab package. Callers branch on `code` (stable strings, like
+ * Node's ERR_* codes) rather than on `instanceof`, which breaks when an app loads both the ESM and
+ * the CommonJS build of a package.
+ */
+export type AuthlabErrorCode =
+  | 'ERR_AUTHLAB_INVALID_HASH'
+  | 'ERR_AUTHLAB_PARAMETER_LIMIT'
+  | 'ERR_AUTHLAB_PASSWORD_POLICY'
+  | 'ERR_AUTHLAB_INVALID_OPTION'
+
+export class AuthlabError extends Error {
+  readonly code: AuthlabErrorCode
+
+  constructor(code: AuthlabErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = new.target.name
+    this.code = code
+  }
+}
+
+/** An encoded hash that cannot be parsed: truncated, wrong prefix, bad base64, unknown version. */
+export class InvalidHashError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_INVALID_HASH', message, options)
+  }
+}
+
+/** A cost parameter outside the configured caps (e.g. a stored hash claiming scrypt N=2^30). */
+export class ParameterLimitError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_PARAMETER_LIMIT', message, options)
+  }
+}
+
+/** A password the strategy refuses by policy (e.g. longer than bcrypt's 72 bytes). */
+export class PasswordPolicyError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_PASSWORD_POLICY', message, options)
+  }
+}
+
+/** A constructor option that is out of range or of the wrong type. */
+export class InvalidOptionError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_INVALID_OPTION', message, options)
+  }
+}
+
+export function isAuthlabError(error: unknown): error is AuthlabError {
+  const code = (error as { code?: unknown } | null)?.code
+  return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_AUTHLAB_')
+}

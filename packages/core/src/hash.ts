@@ -1,0 +1,42 @@
+/**
+ * Where a strategy does its expensive work. It decides whether hashing blocks the event loop:
+ * `main-thread` does (every other request waits), the others do not.
+ */
+export type RunsOn = 'main-thread' | 'threadpool' | 'worker' | 'remote'
+
+export type Password = string | Uint8Array
+
+/** What a password hasher is, for the conformance suite, the bench app and humans. */
+export interface PasswordHasherInfo {
+  /** npm package name, e.g. `@authlab/hash-bcrypt`. */
+  readonly name: string
+  /** Short label for tables and charts, e.g. "bcrypt (native)". */
+  readonly displayName: string
+  /** The library or API doing the work, e.g. "bcrypt@6 (N-API)". */
+  readonly wraps: string
+  /** The algorithm as named in its encoded form: `2b`, `argon2id`, `scrypt`, `pbkdf2-sha256`. */
+  readonly algorithm: string
+  readonly runsOn: RunsOn
+  /** The configured cost parameters, e.g. `{ cost: 10 }` or `{ m: 19456, t: 2, p: 1 }`. */
+  readonly params: Readonly<Record<string, number | string>>
+}
+
+/**
+ * A password hasher. `hash` returns a self-describing string (bcrypt modular crypt format, or a PHC
+ * string: https://github.com/P-H-C/phc-string-format) that carries algorithm, parameters and salt,
+ * so `verify` needs nothing else and `needsRehash` can compare against the configured parameters.
+ */
+export interface PasswordHasher {
+  readonly info: PasswordHasherInfo
+  hash(password: Password): Promise<string>
+  /** Constant-time comparison. Throws a typed AuthlabError for malformed or over-cap encoded hashes. */
+  verify(encoded: string, password: Password): Promise<boolean>
+  /** True exactly when the stored parameters are weaker than (or a different algorithm from) the configured ones. */
+  needsRehash(encoded: string): boolean
+}
+
+/** A raw key-derivation function, the building block of key-stretching chains (RFC 8018, RFC 7914). */
+export interface KeyDerivation {
+  readonly info: PasswordHasherInfo
+  derive(password: Password, salt: Password, length: number): Promise<Uint8Array>
+}

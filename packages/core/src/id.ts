@@ -1,0 +1,77 @@
+import { InvalidOptionError } from './errors.js'
+
+/** RFC 4648 §5 "URL and Filename safe" alphabet, in value order: cookie-, URL- and path-safe. */
+export const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+
+/**
+ * OWASP Session Management Cheat Sheet and ASVS 5.0 V7.2.3 ask for at least 128 bits of entropy;
+ * 24 bytes (192 bits, 32 base64url characters) is what express-session and @fastify/session use.
+ */
+export const DEFAULT_ID_BYTES = 24
+export const MIN_ID_BYTES = 18
+export const MAX_ID_BYTES = 768
+
+/** What a generator is, for the conformance suite, the bench app and humans. */
+export interface IdGeneratorInfo {
+  /** npm package name, e.g. `@authlab/id-fast`. */
+  readonly name: string
+  /** Short label for tables and charts. */
+  readonly displayName: string
+  /** The technique in one line, e.g. "crypto.randomBytes(24).toString('base64url') per call". */
+  readonly wraps: string
+  /** Every ID has exactly this many characters. */
+  readonly length: number
+  /** Every character of an ID is one of these. */
+  readonly alphabet: string
+  /** Random bits per ID: bytes × 8, or length × log2(alphabet size); never more than the string holds. */
+  readonly entropyBits: number
+  /** Where the randomness comes from. */
+  readonly randomness: string
+  /** Bytes of randomness buffered ahead of use (0 when every call asks the CSPRNG). */
+  readonly poolBytes: number
+  /** Session IDs are generated synchronously on the calling thread (express-session's genid must be sync). */
+  readonly runsOn: 'main-thread'
+}
+
+/**
+ * A session-ID generator: usable directly as express-session `genid(req)` and @fastify/session
+ * `idGenerator(request)`. The request argument is accepted and ignored.
+ */
+export interface IdGenerator {
+  (request?: unknown): string
+  readonly info: IdGeneratorInfo
+}
+
+/** Bits carried by `length` symbols drawn uniformly from an alphabet of `alphabetSize`. */
+export function entropyBitsOf(length: number, alphabetSize: number): number {
+  return length * Math.log2(alphabetSize)
+}
+
+/** Characters needed to base64url-encode `bytes` bytes without padding (RFC 4648 §5). */
+export function base64urlLength(bytes: number): number {
+  return Math.ceil((bytes * 4) / 3)
+}
+
+/**
+ * Validates a requested ID size in bytes. Whole multiples of 3 keep every base64url character
+ * carrying a full 6 random bits, so per-position uniformity holds and the length stays fixed.
+ */
+export function checkIdBytes(bytes: number): number {
+  if (!Number.isSafeInteger(bytes) || bytes < MIN_ID_BYTES || bytes > MAX_ID_BYTES || bytes % 3 !== 0) {
+    throw new InvalidOptionError(
+      `ID size must be a multiple of 3 from ${MIN_ID_BYTES} to ${MAX_ID_BYTES} bytes, got ${String(bytes)}`,
+    )
+  }
+  return bytes
+}
+
+/** Attaches the descriptor to a generator function, freezing it so the bench labels cannot drift. */
+export function defineIdGenerator(info: IdGeneratorInfo, generate: (request?: unknown) => string): IdGenerator {
+  const maxBits = entropyBitsOf(info.length, new Set(info.alphabet).size)
+  if (info.entropyBits > maxBits + 1e-9) {
+    throw new InvalidOptionError(
+      `${info.name} claims ${info.entropyBits} bits but ${info.length} characters of its alphabet hold at most ${maxBits.toFixed(1)}`,
+    )
+  }
+  return Object.defineProperty(generate, 'info', { value: Object.freeze({ ...info }), enumerable: true }) as IdGenerator
+}

@@ -1,0 +1,3 @@
+export * from './errors.js'
+export * from './id.js'
+export * from './hash.js'

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+
+// One Vitest run over every workspace, so `npm test` reports a single total; each package can
+// still be tested alone with `npx turbo run test --filter <name>`.
+export default defineConfig({
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'benchmarks/test/**/*.test.ts'],
+    reporters: ['default', './scripts/summary-reporter.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})
