@@ -1,0 +1,126 @@
+import { describe, expect, test } from 'vitest'
+import {
+  constantTimeEqual,
+  decodeBase64,
+  decodeKdfHash,
+  encodeBase64,
+  encodeKdfHash,
+  formatPhc,
+  PBKDF2_SHA256_FORMAT,
+  parsePhc,
+  resolveCaps,
+  SCRYPT_FORMAT,
+} from '../src/index.js'
+
+// passlib's documented scrypt example (passlib.hash.scrypt docs).
+const PASSLIB_SCRYPT =
+  '$scrypt$ln=16,r=8,p=1$aM15713r3Xsvxbi31lqr1Q$nFNh2CVHVjNldFVKDHDlm4CbdRSCdEBsjjJxD+iCs5E'
+// passlib's documented pbkdf2_sha256 example, in its modular crypt form with ab64.
+const PASSLIB_PBKDF2 =
+  '$pbkdf2-sha256$6400$0ZrzXitFSGltTQnBWOsdAw$Y11AchqV4b0sUisdZd0Xr97KWoymNE0LNNrnEgY4H9M'
+
+describe('base64', () => {
+  test('round-trips every length against Node', () => {
+    for (let n = 0; n < 40; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 97 + n) & 255)
+      const text = encodeBase64(bytes)
+      expect(text).toBe(Buffer.from(bytes).toString('base64').replace(/=+$/, ''))
+      expect(decodeBase64(text)).toEqual(bytes)
+    }
+  })
+  test.each(['a', 'ab=', 'a b', 'ab\u00e9c', 'AB', 'AAB'])(
+    'rejects %j (bad char, padding, length or trailing bits)',
+    (t) => {
+      expect(() => decodeBase64(t)).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_HASH' }))
+    },
+  )
+})
+
+describe('constantTimeEqual', () => {
+  test('equal, different, prefix', () => {
+    expect(constantTimeEqual(Uint8Array.of(1, 2), Uint8Array.of(1, 2))).toBe(true)
+    expect(constantTimeEqual(Uint8Array.of(1, 2), Uint8Array.of(1, 3))).toBe(false)
+    expect(constantTimeEqual(Uint8Array.of(1, 2), Uint8Array.of(1, 2, 0))).toBe(false)
+    expect(constantTimeEqual(new Uint8Array(0), Uint8Array.of(0))).toBe(false)
+  })
+})
+
+describe('parsePhc / formatPhc', () => {
+  test('reads passlib scrypt and writes it back byte for byte', () => {
+    const phc = parsePhc(PASSLIB_SCRYPT)
+    expect(phc.id).toBe('scrypt')
+    expect(phc.params).toEqual({ ln: '16', r: '8', p: '1' })
+    expect(
+      formatPhc({ id: 'scrypt', params: { ln: 16, r: 8, p: 1 }, salt: phc.salt!, hash: phc.hash! }),
+    ).toBe(PASSLIB_SCRYPT)
+  })
+  test('reads the version field', () => {
+    expect(parsePhc('$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$c29tZWhhc2hzb21laGFzaA').version).toBe(19)
+  })
+  test.each([
+    ['no leading $', 'scrypt$ln=1'],
+    ['bad id', '$SCRYPT$ln=1,r=8,p=1$c2FsdHNhbHQ$c29tZWhhc2hzb21laGFzaA'],
+    ['duplicate param', '$scrypt$ln=1,ln=2$c2FsdHNhbHQ$c29tZWhhc2hzb21laGFzaA'],
+    ['empty param', '$scrypt$ln=,r=8$c2FsdHNhbHQ$c29tZWhhc2hzb21laGFzaA'],
+    ['padding', '$scrypt$ln=1,r=8,p=1$c2FsdHNhbHQ=$c29tZWhhc2hzb21laGFzaA'],
+    ['extra field', '$scrypt$ln=1,r=8,p=1$c2FsdHNhbHQ$c29tZWhhc2hzb21laGFzaA$eHg'],
+    ['empty salt', '$scrypt$ln=1,r=8,p=1$$c29tZWhhc2hzb21laGFzaA'],
+    ['overlong', `$scrypt$ln=1,r=8,p=1$${'A'.repeat(600)}`],
+    ['overlong salt', `$scrypt$ln=1,r=8,p=1$${'A'.repeat(100)}$c29tZWhhc2hzb21laGFzaA`],
+    ['overlong value', `$scrypt$ln=${'1'.repeat(70)}$c2FsdHNhbHQ$c29tZWhhc2hzb21laGFzaA`],
+  ])('rejects %s', (_, encoded) => {
+    expect(() => parsePhc(encoded)).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_HASH' }))
+  })
+})
+
+describe('decodeKdfHash', () => {
+  const scryptCaps = resolveCaps('scrypt')
+  test('passlib scrypt round trip', () => {
+    const decoded = decodeKdfHash(SCRYPT_FORMAT, PASSLIB_SCRYPT, scryptCaps)
+    expect(decoded.params).toEqual({ ln: 16, r: 8, p: 1 })
+    expect(encodeKdfHash(SCRYPT_FORMAT, decoded.params, decoded.salt, decoded.hash)).toBe(PASSLIB_SCRYPT)
+  })
+  test('passlib pbkdf2 modular crypt form with ab64', () => {
+    const decoded = decodeKdfHash(PBKDF2_SHA256_FORMAT, PASSLIB_PBKDF2, resolveCaps('pbkdf2-sha256'))
+    expect(decoded.params).toEqual({ iterations: 6400 })
+    expect(decoded.salt).toHaveLength(16)
+    expect(decoded.hash).toHaveLength(32)
+  })
+  test.each([
+    ['non-decimal', PASSLIB_SCRYPT.replace('ln=16', 'ln=0x10')],
+    ['leading zero', PASSLIB_SCRYPT.replace('ln=16', 'ln=016')],
+    ['missing param', PASSLIB_SCRYPT.replace(',p=1', '')],
+    ['unknown param', PASSLIB_SCRYPT.replace(',p=1', ',p=1,x=2')],
+    ['reordered params', PASSLIB_SCRYPT.replace('ln=16,r=8', 'r=8,ln=16')],
+    ['zero r', PASSLIB_SCRYPT.replace('r=8', 'r=0')],
+    ['wrong prefix', PASSLIB_SCRYPT.replace('$scrypt$', '$scrypy$')],
+    ['truncated hash', PASSLIB_SCRYPT.slice(0, -30)],
+    ['truncated to salt', PASSLIB_SCRYPT.slice(0, PASSLIB_SCRYPT.lastIndexOf('$'))],
+  ])('InvalidHashError: %s', (_, encoded) => {
+    expect(() => decodeKdfHash(SCRYPT_FORMAT, encoded, scryptCaps)).toThrow(
+      expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_HASH' }),
+    )
+  })
+  test.each([
+    ['N=2^30', PASSLIB_SCRYPT.replace('ln=16', 'ln=30')],
+    ['memory 128·N·r over 1 GiB', PASSLIB_SCRYPT.replace('ln=16,r=8', 'ln=20,r=16')],
+    ['p', PASSLIB_SCRYPT.replace('p=1', 'p=1000')],
+  ])('ParameterLimitError: %s', (_, encoded) => {
+    expect(() => decodeKdfHash(SCRYPT_FORMAT, encoded, scryptCaps)).toThrow(
+      expect.objectContaining({ code: 'ERR_AUTHLAB_PARAMETER_LIMIT' }),
+    )
+  })
+  test('caps are configurable', () => {
+    const encoded = PASSLIB_SCRYPT.replace('ln=16', 'ln=12')
+    expect(() => decodeKdfHash(SCRYPT_FORMAT, encoded, resolveCaps('scrypt', { ln: 11 }))).toThrow(/ln=12/)
+    expect(decodeKdfHash(SCRYPT_FORMAT, encoded, resolveCaps('scrypt', { ln: 12 })).params.ln).toBe(12)
+  })
+  test('PBKDF2 i=10^10 is over the cap in both forms', () => {
+    const caps = resolveCaps('pbkdf2-sha256')
+    for (const encoded of [PASSLIB_PBKDF2.replace('$6400$', '$10000000000$')]) {
+      expect(() => decodeKdfHash(PBKDF2_SHA256_FORMAT, encoded, caps)).toThrow(
+        expect.objectContaining({ code: 'ERR_AUTHLAB_PARAMETER_LIMIT' }),
+      )
+    }
+  })
+})
