@@ -1,0 +1,102 @@
+import { decodeBase64, encodeBase64 } from './encoding.js'
+import { InvalidHashError, InvalidOptionError, ParameterLimitError } from './errors.js'
+
+/**
+ * bcrypt's own base64 alphabet (OpenBSD lib/libc/crypt/bcrypt.c, `Base64Code`): the bit order of
+ * RFC 4648 base64 with `./` moved to the front, unpadded.
+ */
+export const BCRYPT_ALPHABET = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+/** The cost is log2 of the key-schedule rounds; bcrypt.c accepts 4..31. */
+export const BCRYPT_MIN_COST = 4
+export const BCRYPT_MAX_COST = 31
+/** OWASP Password Storage Cheat Sheet: "a work factor of 10 or more". */
+export const DEFAULT_BCRYPT_COST = 10
+/**
+ * Highest cost `verify` will run by default: 2^14 rounds is 16× the default, about a second even in
+ * pure JS. A stored hash claiming more (cost 31 is ~2^21 × that) is refused before any work.
+ */
+export const DEFAULT_BCRYPT_COST_LIMIT = 14
+export const BCRYPT_SALT_BYTES = 16
+
+/**
+ * The variants every authlab bcrypt package verifies. They compute the same function on every
+ * password the 72-byte policy admits: `2b` (OpenBSD 2014) only fixed a length counter that wrapped for
+ * keys of 256+ bytes, and `2y` is crypt_blowfish's name for the correct algorithm. `2x` (crypt_blowfish's
+ * sign-extension bug) and the original `2` are refused.
+ */
+export type BcryptVariant = '2a' | '2b' | '2y'
+
+export interface BcryptHash {
+  readonly variant: BcryptVariant
+  readonly cost: number
+  readonly salt: Uint8Array
+  /** The 23-byte checksum: bcrypt encrypts "OrpheanBeholderScryDoubt" and keeps 23 of its 24 bytes. */
+  readonly checksum: Uint8Array
+}
+
+// $2b$10$ + 22 salt characters (16 bytes) + 31 checksum characters (23 bytes) = 60 characters.
+const SHAPE = /^\$(2[aby])\$(\d\d)\$([./A-Za-z0-9]{22})([./A-Za-z0-9]{31})$/
+
+/**
+ * Parses a modular-crypt bcrypt string, checking everything before any library sees it: the libraries
+ * answer garbage with untyped errors, and a cost-31 hash with hours of work. Salt and checksum must be
+ * canonical (unused low bits zero), so each hash has one accepted text form.
+ */
+export function parseBcryptHash(encoded: string, costLimit: number = DEFAULT_BCRYPT_COST_LIMIT): BcryptHash {
+  if (typeof encoded !== 'string')
+    throw new InvalidHashError(`encoded hash must be a string, got ${typeof encoded}`)
+  const match = SHAPE.exec(encoded)
+  if (!match) {
+    throw new InvalidHashError(
+      `not a bcrypt hash: expected "$2a$"/"$2b$"/"$2y$", a two-digit cost and 53 characters of bcrypt base64 (60 in all), got ${encoded.length} characters starting ${JSON.stringify(encoded.slice(0, 7))}`,
+    )
+  }
+  const [, variant, costText, saltText, checksumText] = match as unknown as [
+    string,
+    BcryptVariant,
+    string,
+    string,
+    string,
+  ]
+  const cost = Number(costText)
+  if (cost < BCRYPT_MIN_COST || cost > BCRYPT_MAX_COST) {
+    throw new InvalidHashError(`bcrypt cost ${costText} is outside ${BCRYPT_MIN_COST}..${BCRYPT_MAX_COST}`)
+  }
+  if (cost > costLimit) {
+    throw new ParameterLimitError(`bcrypt cost ${cost} exceeds the configured limit ${costLimit}`)
+  }
+  return {
+    variant,
+    cost,
+    salt: decodeBase64(saltText, BCRYPT_ALPHABET, 'bcrypt salt'),
+    checksum: decodeBase64(checksumText, BCRYPT_ALPHABET, 'bcrypt checksum'),
+  }
+}
+
+/** `$2b$<cost>$<salt>`: the "setting" string crypt(3)-style libraries take in place of a salt. */
+export function formatBcryptSetting(cost: number, salt: Uint8Array): string {
+  if (salt.length !== BCRYPT_SALT_BYTES)
+    throw new InvalidOptionError(`bcrypt salt must be ${BCRYPT_SALT_BYTES} bytes`)
+  return `$2b$${String(cost).padStart(2, '0')}$${encodeBase64(salt, BCRYPT_ALPHABET)}`
+}
+
+/** The full `$2b$` string. authlab always writes `2b`, the current OpenBSD identifier. */
+export function formatBcryptHash(cost: number, salt: Uint8Array, checksum: Uint8Array): string {
+  return formatBcryptSetting(cost, salt) + encodeBase64(checksum, BCRYPT_ALPHABET)
+}
+
+/** Validates a configured cost against the algorithm's range and the verify limit (which it may not exceed). */
+export function checkBcryptCost(cost: number, costLimit: number): number {
+  if (!Number.isSafeInteger(costLimit) || costLimit < BCRYPT_MIN_COST || costLimit > BCRYPT_MAX_COST) {
+    throw new InvalidOptionError(
+      `bcrypt cost limit must be an integer ${BCRYPT_MIN_COST}..${BCRYPT_MAX_COST}`,
+    )
+  }
+  if (!Number.isSafeInteger(cost) || cost < BCRYPT_MIN_COST || cost > costLimit) {
+    throw new InvalidOptionError(
+      `bcrypt cost must be an integer ${BCRYPT_MIN_COST}..${costLimit} (raise limits.cost to go higher), got ${String(cost)}`,
+    )
+  }
+  return cost
+}
