@@ -27,6 +27,8 @@ export interface KdfFormat {
   readonly invalid?: (params: KdfParams) => string | undefined
   /** Derived quantities also checked against the caps (scrypt's memory). */
   readonly measures?: (params: KdfParams) => Record<string, number>
+  /** Parameters may come in any order when parsing (writing always uses `rules` order). */
+  readonly anyParamOrder?: boolean
   /** A second accepted encoding (passlib's pbkdf2 modular crypt form); undefined when not matching. */
   readonly parseLegacy?: (encoded: string) => DecodedKdfHash | undefined
 }
@@ -83,7 +85,9 @@ function decodePhcForm(format: KdfFormat, encoded: string): DecodedKdfHash {
     throw new InvalidHashError(`unsupported ${format.algorithm} version ${phc.version ?? '(none)'}`)
   }
   const names = Object.keys(phc.params)
-  if (names.length !== format.rules.length || format.rules.some((rule, i) => names[i] !== rule.phcName)) {
+  const misplaced = (rule: ParamRule, i: number) =>
+    format.anyParamOrder ? !names.includes(rule.phcName) : names[i] !== rule.phcName
+  if (names.length !== format.rules.length || format.rules.some(misplaced)) {
     const expected = format.rules.map((rule) => rule.phcName).join(',')
     throw new InvalidHashError(
       `${format.algorithm} parameters must be exactly ${expected}, got ${names.join(',')}`,
@@ -175,6 +179,8 @@ export const PBKDF2_SHA256_FORMAT: KdfFormat = Object.freeze({
 export const ARGON2ID_FORMAT: KdfFormat = Object.freeze({
   algorithm: 'argon2id',
   version: 19,
+  // The `argon2` npm package (node-argon2, via @phc/format) writes `m=,p=,t=`: its hashes must verify.
+  anyParamOrder: true,
   rules: [
     { key: 'm', phcName: 'm', min: 8 },
     { key: 't', phcName: 't', min: 1 },
