@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config'
 // still be tested alone with `npx turbo run test --filter <name>`.
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'benchmarks/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'benchmarks/test/**/*.test.ts',
+      'tools/*/test/**/*.test.ts',
+    ],
     reporters: ['default', './scripts/summary-reporter.ts'],
     pool: 'forks',
     testTimeout: 60_000,

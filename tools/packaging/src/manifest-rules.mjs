@@ -1,0 +1,40 @@
+/**
+ * What issue 7 asks of every published manifest, beyond what publint checks: the fields a user
+ * and a bundler rely on. Returns one line per missing or wrong field (empty when the package is fine).
+ * @param {import('./workspace.mjs').Manifest} manifest
+ * @param {string[]} packedFiles paths inside the tarball
+ */
+export function manifestProblems(manifest, packedFiles) {
+  /** @type {string[]} */
+  const problems = []
+  const exportsRoot = /** @type {Record<string, unknown> | undefined} */ (manifest.exports)?.['.']
+  if (!exportsRoot) problems.push('"exports" has no "." entry')
+  else if (!typesComeFirst(exportsRoot)) problems.push('"exports" conditions must list "types" first')
+  if (!Array.isArray(manifest.files)) problems.push('"files" is missing')
+  // Lets bundlers drop an unused strategy entirely; strategies have no import-time side effects.
+  if (manifest.sideEffects !== false) problems.push('"sideEffects" must be false')
+  if (!(/** @type {{ node?: string }} */ (manifest.engines)?.node)) problems.push('"engines.node" is missing')
+  if (!(/** @type {{ directory?: string }} */ (manifest.repository)?.directory)) {
+    problems.push('"repository.directory" is missing')
+  }
+  if (typeof manifest.license !== 'string') problems.push('"license" is missing')
+  if (!Array.isArray(manifest.keywords) || manifest.keywords.length === 0)
+    problems.push('"keywords" is empty')
+  if (!packedFiles.some((path) => /^readme\.md$/i.test(path)))
+    problems.push('README.md is not in the tarball')
+  return problems
+}
+
+/**
+ * TypeScript picks the first matching condition, so a "types" listed after "default" is never
+ * seen (https://www.typescriptlang.org/docs/handbook/modules/reference.html#packagejson-exports).
+ * @param {unknown} target
+ * @returns {boolean}
+ */
+function typesComeFirst(target) {
+  if (typeof target !== 'object' || target === null) return true
+  const keys = Object.keys(target)
+  const typesAt = keys.indexOf('types')
+  if (typesAt > 0) return false
+  return Object.values(target).every(typesComeFirst)
+}

@@ -1,0 +1,68 @@
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
+import { REPO_ROOT, readManifest } from './workspace.mjs'
+
+/** Build output, installs and caches: what a fresh clone does not have. */
+const NOT_COPIED = new Set(['node_modules', 'dist', '.turbo', '.git', 'coverage'])
+
+/**
+ * The workspace directories, from the root package.json `workspaces` globs (only the `dir/*` and
+ * plain `dir` forms this repository uses).
+ * @param {string} root
+ */
+export function workspaceDirs(root) {
+  /** @type {string[]} */
+  const patterns = readManifest(root).workspaces ?? []
+  return patterns.flatMap((pattern) => {
+    if (!pattern.endsWith('/*'))
+      return existsSync(join(root, pattern, 'package.json')) ? [join(root, pattern)] : []
+    const parent = join(root, pattern.slice(0, -2))
+    if (!existsSync(parent)) return []
+    return readdirSync(parent)
+      .map((name) => join(parent, name))
+      .filter((dir) => existsSync(join(dir, 'package.json')))
+  })
+}
+
+/**
+ * Copies the workspace sources to `destination` without installs or builds, then lays out
+ * node_modules the way `npm install` would: registry packages are symlinks into the original
+ * install (no download, same versions as the lockfile), while every workspace package links to
+ * its copy, so builds, tests and discovery in the copy see only the copy's code.
+ * @param {string} destination an empty or absent directory outside the workspace
+ * @param {string} [root]
+ */
+export function copyWorkspace(destination, root = REPO_ROOT) {
+  cpSync(root, destination, { recursive: true, filter: (source) => !NOT_COPIED.has(basename(source)) })
+  const workspaces = workspaceDirs(destination)
+  const workspaceNames = new Set(workspaces.map((dir) => readManifest(dir).name))
+  linkInstalled(join(root, 'node_modules'), join(destination, 'node_modules'), workspaceNames)
+  for (const dir of workspaces) {
+    const link = join(destination, 'node_modules', readManifest(dir).name)
+    mkdirSync(dirname(link), { recursive: true })
+    symlinkSync(relative(dirname(link), dir), link)
+    // A workspace's own node_modules holds versions that could not be hoisted: reuse them too.
+    const original = join(root, relative(destination, dir), 'node_modules')
+    if (existsSync(original)) symlinkSync(original, join(dir, 'node_modules'))
+  }
+}
+
+/**
+ * Links every installed entry except workspace packages; a scope directory that holds workspace
+ * packages (e.g. @authlab) is recreated so its registry entries can sit beside the copy's links.
+ * @param {string} from @param {string} to @param {Set<string>} workspaceNames @param {string} [scope]
+ */
+function linkInstalled(from, to, workspaceNames, scope) {
+  mkdirSync(to, { recursive: true })
+  for (const entry of readdirSync(from)) {
+    const name = scope ? `${scope}/${entry}` : entry
+    if (workspaceNames.has(name)) continue
+    const isScopeOfWorkspace =
+      !scope && entry.startsWith('@') && [...workspaceNames].some((ws) => ws.startsWith(`${entry}/`))
+    if (isScopeOfWorkspace && lstatSync(join(from, entry)).isDirectory()) {
+      linkInstalled(join(from, entry), join(to, entry), workspaceNames, entry)
+    } else {
+      symlinkSync(join(from, entry), join(to, entry))
+    }
+  }
+}

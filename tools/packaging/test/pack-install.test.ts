@@ -1,0 +1,137 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type PackedPackage, writeConsumerProject } from '../src/consumer-project.mjs'
+import { packPackages } from '../src/pack.mjs'
+import { kindOf, publishablePackages } from '../src/workspace.mjs'
+
+// Issue 7: pack every publishable package, install the tarballs into one fresh project outside the
+// workspace (registry dependencies only), then use them from require, import, TypeScript and a
+// real express app over HTTP. One install for the whole file keeps it well under a minute warm.
+const workspacePackages = publishablePackages()
+const root = mkdtempSync(join(tmpdir(), 'authlab-consumer-'))
+const consumer = join(root, 'app')
+const packages: PackedPackage[] = []
+
+beforeAll(() => {
+  const packed = packPackages(workspacePackages, { destination: root })
+  for (const pkg of workspacePackages) {
+    const tarball = packed.find((entry) => entry.name === pkg.manifest.name)?.tarball
+    if (!tarball) throw new Error(`npm pack produced no tarball for ${pkg.manifest.name}`)
+    packages.push({ name: pkg.manifest.name, kind: kindOf(pkg), tarball })
+  }
+  execFileSync('mkdir', [consumer])
+  writeConsumerProject(consumer, packages)
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: consumer,
+    stdio: 'pipe',
+  })
+}, 300_000)
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+interface LoadResult {
+  name: string
+  resolved: string
+  exported: string[]
+}
+
+function runCheck(script: string): LoadResult[] {
+  const list = JSON.stringify(packages.map(({ name, kind }) => ({ name, kind })))
+  return JSON.parse(execFileSync(process.execPath, [script, list], { cwd: consumer, encoding: 'utf8' }))
+}
+
+describe('installed from tarballs into a fresh project', () => {
+  let required: LoadResult[] = []
+  let imported: LoadResult[] = []
+
+  test('(a) require() loads every package from its CommonJS build', () => {
+    required = runCheck('check-require.cjs')
+    expect(required.map((r) => r.name)).toEqual(packages.map((p) => p.name))
+    for (const result of required) {
+      expect(result.resolved, result.name).toContain(join('node_modules', result.name, 'dist', 'cjs'))
+      expect(result.exported.length, result.name).toBeGreaterThan(0)
+    }
+  })
+
+  test('(b) import loads every package from its ESM build, with the same named exports', () => {
+    imported = runCheck('check-import.mjs')
+    for (const result of imported) {
+      expect(result.resolved, result.name).toContain(join('node_modules', result.name, 'dist', 'esm'))
+    }
+    expect(imported.map(({ name, exported }) => ({ name, exported }))).toEqual(
+      required.map(({ name, exported }) => ({ name, exported })),
+    )
+  })
+
+  test.each(['node16', 'bundler'])(
+    '(c) a TypeScript consumer typechecks with moduleResolution %s',
+    (resolution) => {
+      const tsc = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')
+      const run = () =>
+        execFileSync(process.execPath, [tsc, '-p', `tsconfig.${resolution}.json`], { cwd: consumer })
+      expect(run).not.toThrow()
+    },
+  )
+
+  test('(d) an express app logs in over HTTP with each ID package as genid and each hash package', async () => {
+    const ids = packages.filter((p) => p.kind === 'id')
+    const hashes = packages.filter((p) => p.kind === 'hash')
+    expect(ids.length, 'an ID package to use as genid').toBeGreaterThan(0)
+    expect(hashes.length, 'a hash package to check the password').toBeGreaterThan(0)
+    // Round robin: every ID and every hash package serves a login at least once.
+    for (let i = 0; i < Math.max(ids.length, hashes.length); i++) {
+      const idPackage = ids[i % ids.length]?.name ?? ''
+      const hashPackage = hashes[i % hashes.length]?.name ?? ''
+      await expect(loginFlow(idPackage, hashPackage), `${idPackage} + ${hashPackage}`).resolves.toBe('ok')
+    }
+  }, 120_000)
+})
+
+async function loginFlow(idPackage: string, hashPackage: string): Promise<string> {
+  const server = spawn(process.execPath, ['server.mjs'], {
+    cwd: consumer,
+    env: { ...process.env, ID_PACKAGE: idPackage, HASH_PACKAGE: hashPackage },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  try {
+    const [line] = await createInterface({ input: server.stdout })
+      [Symbol.asyncIterator]()
+      .next()
+      .then((r) => [r.value])
+    const { port, length, alphabet } = JSON.parse(String(line)) as {
+      port: number
+      length: number
+      alphabet: string
+    }
+    const base = `http://127.0.0.1:${port}`
+    const login = (password: string) =>
+      fetch(`${base}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'ada', password }),
+      })
+
+    const refused = await login('Tr0ub4dor&3')
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('set-cookie')).toBeNull()
+
+    const accepted = await login('correct horse battery staple')
+    expect(accepted.status).toBe(200)
+    const { sessionId } = (await accepted.json()) as { sessionId: string }
+    expect(sessionId).toHaveLength(length)
+    expect([...sessionId].every((char) => alphabet.includes(char))).toBe(true)
+    const cookie = accepted.headers.get('set-cookie')?.split(';')[0] ?? ''
+    // express-session signs the cookie as s:<id>.<hmac>, URL-encoded.
+    expect(decodeURIComponent(cookie)).toContain(`=s:${sessionId}.`)
+
+    const me = await fetch(`${base}/me`, { headers: { cookie } })
+    expect(await me.json()).toEqual({ user: 'ada', sessionId })
+    expect((await fetch(`${base}/me`)).status).toBe(401)
+    return 'ok'
+  } finally {
+    server.kill()
+  }
+}
