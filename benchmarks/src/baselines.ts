@@ -1,0 +1,22 @@
+/**
+ * Which candidates others are divided by (GUIDE.md §3 rule 2: ratios to a baseline measured in the
+ * same run). A policy choice, kept in one place; candidates themselves are discovered.
+ */
+export const ID_BASELINES: readonly string[] = ['ref:randomUUID', '@authlab/id-uid-safe']
+
+/** The native implementation of each algorithm family, the yardstick for its other implementations. */
+export const NATIVE_HASHERS: Readonly<Record<string, string>> = {
+  bcrypt: '@authlab/hash-bcrypt',
+  argon2id: '@authlab/hash-argon2',
+  scrypt: '@authlab/hash-scrypt',
+  'pbkdf2-sha256': '@authlab/hash-pbkdf2',
+}
+
+/** bcrypt's `2a`/`2b`/`2y` prefixes are one algorithm (the prefixes only record historical bug fixes). */
+export function algorithmFamily(algorithm: string): string {
+  return /^2[abxy]?$/.test(algorithm) || algorithm === 'bcrypt' ? 'bcrypt' : algorithm
+}
+
+export function isBaseline(candidate: string): boolean {
+  return ID_BASELINES.includes(candidate) || Object.values(NATIVE_HASHERS).includes(candidate)
+}

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process'
+import { availableParallelism, cpus, loadavg, release, type } from 'node:os'
+import type { StrategyPackage } from './types.js'
+
+/** Everything a reader needs to interpret absolute figures (GUIDE.md §3 rule 5). */
+export interface Environment {
+  readonly date: string
+  readonly commit: string
+  /** Uncommitted changes in the checkout at run time. */
+  readonly dirty: boolean
+  readonly cpu: string
+  readonly cores: number
+  readonly os: string
+  readonly arch: string
+  readonly runtime: string
+  readonly loadAverage: readonly number[]
+  readonly threadpool: string
+  readonly mode: 'quick' | 'full'
+  /** Every strategy package and each of its installed dependencies, name → version. */
+  readonly packages: Readonly<Record<string, string>>
+}
+
+/** libuv's threadpool size as this process sees it: it bounds how many threadpool hashes run at once. */
+export function threadpoolNote(env: NodeJS.ProcessEnv = process.env): string {
+  const raw = env.UV_THREADPOOL_SIZE
+  return raw === undefined ? 'UV_THREADPOOL_SIZE unset (libuv default 4)' : `UV_THREADPOOL_SIZE=${raw}`
+}
+
+function git(root: string, args: string[]): string {
+  try {
+    return execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim()
+  } catch {
+    return ''
+  }
+}
+
+export function captureEnvironment(
+  root: string,
+  packages: readonly StrategyPackage[],
+  mode: 'quick' | 'full',
+  toolVersions: Readonly<Record<string, string>>,
+): Environment {
+  const versions: Record<string, string> = { ...toolVersions }
+  for (const pkg of packages) {
+    versions[pkg.name] = pkg.version
+    Object.assign(versions, pkg.dependencies)
+  }
+  return {
+    date: new Date().toISOString(),
+    commit: git(root, ['rev-parse', 'HEAD']) || 'unknown',
+    dirty: git(root, ['status', '--porcelain']) !== '',
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: availableParallelism(),
+    os: `${type()} ${release()}`,
+    arch: process.arch,
+    runtime: `node ${process.version}`,
+    loadAverage: loadavg().map((n) => Math.round(n * 100) / 100),
+    threadpool: threadpoolNote(),
+    mode,
+    packages: Object.fromEntries(Object.entries(versions).sort(([a], [b]) => a.localeCompare(b))),
+  }
+}

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { isAuthlabError } from '@authlab/core'
+import { FULL, QUICK } from './budget.js'
+import { compareResults } from './compare.js'
+import { stderrProgress } from './progress.js'
+import { formatNumber } from './report/format.js'
+import { useColor } from './report/terminal.js'
+import { readResults } from './results.js'
+import { runBench, selectSuites } from './run.js'
+import { SUITES } from './suites/index.js'
+
+/** The benchmarks workspace directory (this file lives in src/ or dist/). */
+const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+export const EXIT = { ok: 0, regression: 1, usage: 2 } as const
+
+export interface Io {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  /** Workspace root to discover packages in (default: the repository containing this app). */
+  readonly root?: string
+}
+
+const USAGE = `Usage:
+  authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>] [--full]
+                [--out <dir>] [--max-rme <percent>]
+  authlab-bench compare <before.json> <after.json> [--threshold <percent>]
+
+Suites run one after another; the default is all of them in quick mode (about 3 minutes).
+--filter keeps candidates whose package name or label contains the substring (baselines always run).
+compare exits 1 when a figure is significantly worse (95 % CIs do not overlap) by more than the threshold (default 5 %).
+`
+
+class UsageError extends Error {}
+
+function percentOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isFinite(n) || n < 0)
+    throw new UsageError(`${name} must be a non-negative number, got "${value}"`)
+  return n
+}
+
+function toolVersions(): Record<string, string> {
+  const version = (pkg: string) => {
+    const file = resolve(PACKAGE_DIR, '..', 'node_modules', pkg, 'package.json')
+    try {
+      return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
+    } catch {
+      return 'unknown'
+    }
+  }
+  return { tinybench: version('tinybench') }
+}
+
+async function compareCommand(positionals: string[], threshold: string | undefined, io: Io): Promise<number> {
+  const [beforeFile, afterFile, ...extra] = positionals
+  if (!beforeFile || !afterFile || extra.length > 0)
+    throw new UsageError('compare takes exactly two results files')
+  const { changes, onlyBefore, onlyAfter } = compareResults(
+    readResults(beforeFile),
+    readResults(afterFile),
+    percentOption(threshold, '--threshold', 5),
+  )
+  for (const c of changes) {
+    const verdict = c.regression
+      ? 'REGRESSION'
+      : c.significant
+        ? c.worse
+          ? 'worse'
+          : 'better'
+        : 'no significant change'
+    const sign = c.deltaPct >= 0 ? '+' : ''
+    io.stdout(
+      `${c.key}: ${formatNumber(c.before)} → ${formatNumber(c.after)} ${c.unit} (${sign}${c.deltaPct.toFixed(1)}%) ${verdict}\n`,
+    )
+  }
+  for (const key of onlyBefore) io.stdout(`${key}: only in ${beforeFile}\n`)
+  for (const key of onlyAfter) io.stdout(`${key}: only in ${afterFile}\n`)
+  const regressions = changes.filter((c) => c.regression).length
+  io.stdout(`${changes.length} compared, ${regressions} significant regression(s)\n`)
+  return regressions > 0 ? EXIT.regression : EXIT.ok
+}
+
+/** The CLI without process globals, so tests can call it: returns the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        suite: { type: 'string' },
+        filter: { type: 'string' },
+        full: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        'max-rme': { type: 'string' },
+        threshold: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+    if (values.help) {
+      io.stdout(USAGE)
+      return EXIT.ok
+    }
+    if (positionals[0] === 'compare') return await compareCommand(positionals.slice(1), values.threshold, io)
+    if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
+    const mode = values.full ? 'full' : 'quick'
+    const suites = selectSuites(
+      SUITES,
+      values.suite?.split(',').map((s) => s.trim()),
+    )
+    const { files } = await runBench({
+      root: io.root ?? resolve(PACKAGE_DIR, '..'),
+      suites,
+      filter: values.filter,
+      mode,
+      budget: mode === 'full' ? FULL : QUICK,
+      maxRme: percentOption(values['max-rme'], '--max-rme', mode === 'full' ? 5 : 10),
+      outDir: resolve(values.out ?? resolve(PACKAGE_DIR, 'results')),
+      toolVersions: toolVersions(),
+      stdout: io.stdout,
+      progress: (suite) => stderrProgress(suite, io.stderr),
+      color: useColor(),
+    })
+    for (const file of files) io.stderr(`wrote ${file}\n`)
+    return EXIT.ok
+  } catch (error) {
+    // Usage mistakes and bad input (unknown suite, empty filter, foreign results file) exit 2 with the reason.
+    if (
+      error instanceof UsageError ||
+      isAuthlabError(error) ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      io.stderr(`authlab-bench: ${(error as Error).message}\n\n${USAGE}`)
+      return EXIT.usage
+    }
+    throw error
+  }
+}

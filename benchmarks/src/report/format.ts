@@ -1,0 +1,68 @@
+import type { Row } from '../types.js'
+
+/** Readable figures: grouped integers from 1000 up, otherwise three significant digits. */
+export function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n)
+  const abs = Math.abs(n)
+  if (abs >= 1000) return Math.round(n).toLocaleString('en-US')
+  if (abs >= 100) return n.toFixed(0)
+  if (abs >= 10) return n.toFixed(1)
+  if (abs >= 1) return n.toFixed(2)
+  return abs === 0 ? '0' : n.toPrecision(3)
+}
+
+export function formatCell(value: number | string | undefined): string {
+  if (value === undefined) return ''
+  return typeof value === 'number' ? formatNumber(value) : value
+}
+
+/** Rows grouped by `group`, in first-seen order. */
+export function groupRows(rows: readonly Row[]): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>()
+  for (const row of rows) {
+    const list = groups.get(row.group) ?? []
+    list.push(row)
+    groups.set(row.group, list)
+  }
+  return groups
+}
+
+export interface Table {
+  readonly headers: readonly string[]
+  readonly cells: readonly (readonly string[])[]
+  /** Per body row: should a reader distrust it (noisy, skipped...)? */
+  readonly flagged: readonly boolean[]
+}
+
+/**
+ * The one table layout every text reporter renders: candidate, value ± rme, samples, one column per
+ * baseline, the details in the suite's order, then flags. Terminal and Markdown differ only in syntax.
+ */
+export function tableOf(rows: readonly Row[]): Table {
+  const baselines = [...new Set(rows.flatMap((r) => r.ratios.map((q) => q.baseline)))]
+  const detailKeys = [...new Set(rows.flatMap((r) => Object.keys(r.details)))]
+  const unit = rows[0]?.unit ?? ''
+  const hasSpread = rows.some((r) => r.rme !== undefined)
+  const headers = [
+    'candidate',
+    unit,
+    ...(hasSpread ? ['± rme', 'n'] : []),
+    ...baselines.map((b) => `× vs ${b}`),
+    ...detailKeys,
+    'flags',
+  ]
+  const cells = rows.map((r) => [
+    r.label,
+    formatNumber(r.value),
+    ...(hasSpread
+      ? [r.rme === undefined ? '' : `${r.rme.toFixed(1)}%`, r.samples === undefined ? '' : String(r.samples)]
+      : []),
+    ...baselines.map((b) => {
+      const q = r.ratios.find((x) => x.baseline === b)
+      return q ? `${q.value.toFixed(2)} ±${q.rme.toFixed(1)}%` : ''
+    }),
+    ...detailKeys.map((k) => formatCell(r.details[k])),
+    r.flags.join('; '),
+  ])
+  return { headers, cells, flagged: rows.map((r) => r.flags.some((f) => f.startsWith('noisy'))) }
+}

@@ -1,0 +1,52 @@
+import type { ResultsFile } from '../results.js'
+import { groupRows, tableOf } from './format.js'
+
+const escapePipes = (cell: string) => cell.replaceAll('|', '\\|')
+
+function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
+  const { headers, cells, flagged } = tableOf(rows)
+  const align = headers.map((_, i) => (i === 0 ? ':--' : '--:'))
+  return [
+    `| ${headers.map(escapePipes).join(' | ')} |`,
+    `| ${align.join(' | ')} |`,
+    // A noisy row is italicised and marked ⚠ so it is not read as fact.
+    ...cells.map(
+      (c, i) =>
+        `| ${c.map((x, j) => (flagged[i] && j === 0 ? `⚠ _${escapePipes(x)}_` : escapePipes(x))).join(' | ')} |`,
+    ),
+  ]
+}
+
+/** The report: environment, then per suite its description, tables, notes and chart. */
+export function renderMarkdown(
+  results: ResultsFile,
+  chartFile: (suite: string) => string | undefined,
+): string {
+  const env = results.environment
+  const out = [
+    `# authlab benchmarks — ${env.date.slice(0, 10)} (${env.mode} run)`,
+    '',
+    `Commit \`${env.commit.slice(0, 12)}\`${env.dirty ? ' (with uncommitted changes)' : ''} · ${env.cpu}, ${env.cores} cores · ${env.os} ${env.arch} · ${env.runtime} · load average at start ${env.loadAverage.join(' / ')} · ${env.threadpool}`,
+    '',
+    'Ratios compare with a baseline measured in the same run (> 1 is better); ± is the 95 % margin of error. Rows marked ⚠ exceed the rme threshold: treat them as indicative only.',
+  ]
+  for (const suite of results.suites) {
+    out.push('', `## ${suite.name}`, '', suite.description)
+    const chart = chartFile(suite.name)
+    if (chart) out.push('', `![${suite.name} chart](${chart})`)
+    for (const [group, rows] of groupRows(suite.rows))
+      out.push('', `### ${group}`, '', ...markdownTable(rows))
+    if (suite.notes.length > 0) out.push('', ...suite.notes.map((n) => `- ${n}`))
+  }
+  if (results.skipped.length > 0) {
+    out.push('', '## Skipped packages', '', ...results.skipped.map((s) => `- \`${s.name}\`: ${s.reason}`))
+  }
+  out.push('', '<details><summary>Package versions</summary>', '')
+  out.push(
+    ...Object.entries(env.packages).map(([name, version]) => `- ${name} ${version}`),
+    '',
+    '</details>',
+    '',
+  )
+  return out.join('\n')
+}

@@ -1,0 +1,99 @@
+import type { SuiteRecord } from '../results.js'
+import type { Row } from '../types.js'
+import { formatNumber, groupRows } from './format.js'
+
+const WIDTH = 900
+const LABEL_WIDTH = 290
+const BAR_WIDTH = 470
+const ROW_HEIGHT = 22
+const GROUP_GAP = 34
+// Okabe–Ito colors: distinguishable with the common color-vision deficiencies.
+const COLOR = { bar: '#0072b2', baseline: '#999999', noisy: '#e69f00', whisker: '#222222', unity: '#d55e00' }
+
+const xml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
+
+interface Bar {
+  readonly row: Row
+  readonly value: number | undefined
+  readonly rme: number
+}
+
+/** A group charts ratios when any row has one (> 1 is better), otherwise the raw value. */
+function barsOf(rows: readonly Row[]): { bars: Bar[]; axis: string; ratio: boolean } {
+  const first = rows.find((r) => r.ratios.length > 0)?.ratios[0]
+  if (first) {
+    const bars = rows.map((row) => {
+      const q = row.ratios.find((x) => x.baseline === first.baseline)
+      return { row, value: q?.value, rme: q?.rme ?? 0 }
+    })
+    return { bars, axis: `× vs ${first.baseline} (higher is better)`, ratio: true }
+  }
+  const unit = rows[0]?.unit ?? ''
+  const better = rows[0]?.higherIsBetter ? 'higher' : 'lower'
+  return {
+    bars: rows.map((row) => ({ row, value: row.value, rme: row.rme ?? 0 })),
+    axis: `${unit} (${better} is better)`,
+    ratio: false,
+  }
+}
+
+/**
+ * One horizontal bar chart per suite, a section per group: each bar is the ratio to the group's
+ * baseline (or the raw figure when a group has none) with a whisker of ± its relative margin of error.
+ * Plain SVG 1.1 with no scripts or external fonts, so GitHub renders it inline.
+ */
+export function renderSvg(suite: SuiteRecord): string {
+  const parts: string[] = []
+  let y = 40
+  for (const [group, rows] of groupRows(suite.rows)) {
+    const { bars, axis, ratio } = barsOf(rows)
+    const reach = Math.max(ratio ? 1 : 0, ...bars.map((b) => (b.value ?? 0) * (1 + b.rme / 100)))
+    const scale = reach > 0 ? BAR_WIDTH / (reach * 1.05) : 0
+    parts.push(`<text x="10" y="${y}" font-weight="bold">${xml(group)} — ${xml(axis)}</text>`)
+    y += 10
+    const top = y
+    for (const { row, value, rme } of bars) {
+      const mid = y + ROW_HEIGHT / 2
+      parts.push(`<text x="${LABEL_WIDTH - 8}" y="${mid + 4}" text-anchor="end">${xml(row.label)}</text>`)
+      if (value === undefined) {
+        parts.push(`<text x="${LABEL_WIDTH + 4}" y="${mid + 4}" fill="#666">no baseline in this run</text>`)
+      } else {
+        const noisy = row.flags.some((f) => f.startsWith('noisy'))
+        const fill = noisy ? COLOR.noisy : row.flags.includes('baseline') ? COLOR.baseline : COLOR.bar
+        const w = value * scale
+        const lo = LABEL_WIDTH + value * (1 - rme / 100) * scale
+        const hi = LABEL_WIDTH + value * (1 + rme / 100) * scale
+        parts.push(
+          `<rect x="${LABEL_WIDTH}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_HEIGHT - 6}" fill="${fill}"/>`,
+        )
+        if (rme > 0) {
+          parts.push(
+            `<path d="M${lo.toFixed(1)} ${mid}H${hi.toFixed(1)}M${lo.toFixed(1)} ${mid - 4}V${mid + 4}M${hi.toFixed(1)} ${mid - 4}V${mid + 4}" stroke="${COLOR.whisker}" stroke-width="1.2"/>`,
+          )
+        }
+        const text = `${ratio ? `${value.toFixed(2)}×` : formatNumber(value)}${rme > 0 ? ` ±${rme.toFixed(1)}%` : ''}${noisy ? ' (noisy)' : ''}`
+        parts.push(
+          `<text x="${(Math.max(LABEL_WIDTH + w, hi) + 6).toFixed(1)}" y="${mid + 4}">${xml(text)}</text>`,
+        )
+      }
+      y += ROW_HEIGHT
+    }
+    if (ratio) {
+      const x = (LABEL_WIDTH + scale).toFixed(1)
+      parts.push(
+        `<line x1="${x}" y1="${top}" x2="${x}" y2="${y}" stroke="${COLOR.unity}" stroke-dasharray="4 3"/>`,
+      )
+    }
+    y += GROUP_GAP
+  }
+  const height = y
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
+    `<text x="10" y="20" font-size="15" font-weight="bold">authlab bench: ${xml(suite.name)}</text>`,
+    ...parts,
+    '</svg>',
+    '',
+  ].join('\n')
+}

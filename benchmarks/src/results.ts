@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs'
+import { InvalidOptionError } from '@authlab/core'
+import AjvModule from 'ajv'
+import type { Environment } from './env.js'
+import type { Row } from './types.js'
+
+export const RESULTS_FORMAT = 'authlab-bench/1'
+
+export interface SuiteRecord {
+  readonly name: string
+  readonly description: string
+  readonly notes: readonly string[]
+  readonly rows: readonly Row[]
+}
+
+/** What `results/<date>-<commit>.json` holds: the environment and every figure of the run. */
+export interface ResultsFile {
+  readonly format: typeof RESULTS_FORMAT
+  readonly environment: Environment
+  readonly suites: readonly SuiteRecord[]
+  readonly skipped: readonly { name: string; reason: string }[]
+}
+
+const number = { type: 'number' }
+const string = { type: 'string' }
+const stringList = { type: 'array', items: string }
+
+/** JSON Schema (draft-07, Ajv's default) of a results file; `compare` refuses anything else. */
+export const RESULTS_SCHEMA = {
+  type: 'object',
+  required: ['format', 'environment', 'suites', 'skipped'],
+  additionalProperties: false,
+  properties: {
+    format: { const: RESULTS_FORMAT },
+    environment: {
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'date',
+        'commit',
+        'dirty',
+        'cpu',
+        'cores',
+        'os',
+        'arch',
+        'runtime',
+        'loadAverage',
+        'threadpool',
+        'mode',
+        'packages',
+      ],
+      properties: {
+        date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T' },
+        commit: string,
+        dirty: { type: 'boolean' },
+        cpu: string,
+        cores: { type: 'integer', minimum: 1 },
+        os: string,
+        arch: string,
+        runtime: string,
+        loadAverage: { type: 'array', items: number },
+        threadpool: string,
+        mode: { enum: ['quick', 'full'] },
+        packages: { type: 'object', additionalProperties: string },
+      },
+    },
+    suites: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'description', 'notes', 'rows'],
+        properties: {
+          name: string,
+          description: string,
+          notes: stringList,
+          rows: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: [
+                'suite',
+                'group',
+                'candidate',
+                'label',
+                'value',
+                'unit',
+                'higherIsBetter',
+                'ratios',
+                'details',
+                'flags',
+              ],
+              properties: {
+                suite: string,
+                group: string,
+                candidate: string,
+                label: string,
+                value: number,
+                unit: string,
+                higherIsBetter: { type: 'boolean' },
+                rme: { type: 'number', minimum: 0 },
+                samples: { type: 'integer', minimum: 1 },
+                ratios: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['baseline', 'value', 'rme'],
+                    properties: { baseline: string, value: number, rme: { type: 'number', minimum: 0 } },
+                  },
+                },
+                details: { type: 'object', additionalProperties: { type: ['number', 'string'] } },
+                flags: stringList,
+              },
+            },
+          },
+        },
+      },
+    },
+    skipped: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'reason'],
+        properties: { name: string, reason: string },
+      },
+    },
+  },
+} as const
+
+// Ajv ships CommonJS with `exports.default`; under NodeNext the class is that property.
+const ajv = new AjvModule.default({ allErrors: true, strict: true, allowUnionTypes: true })
+const validate = ajv.compile(RESULTS_SCHEMA)
+
+/** The schema's complaints about `data`, empty when it is a valid results file. */
+export function schemaErrors(data: unknown): string[] {
+  if (validate(data)) return []
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
+}
+
+/** Reads and validates a results file; anything else is an InvalidOptionError naming the problem. */
+export function readResults(file: string): ResultsFile {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new InvalidOptionError(`${file}: not a readable JSON file (${(error as Error).message})`)
+  }
+  const errors = schemaErrors(data)
+  if (errors.length > 0) {
+    throw new InvalidOptionError(
+      `${file}: not an authlab-bench results file: ${errors.slice(0, 5).join('; ')}`,
+    )
+  }
+  return data as ResultsFile
+}

@@ -1,0 +1,8 @@
+import type { Suite } from '../types.js'
+import { concurrencySuite } from './concurrency.js'
+import { hashSuite } from './hash.js'
+import { idsSuite } from './ids.js'
+import { lagSuite } from './lag.js'
+
+/** Every suite, in run order. Adding one = one import and one entry here (see README "Adding a suite"). */
+export const SUITES: readonly Suite[] = [idsSuite, hashSuite, lagSuite, concurrencySuite]
