@@ -1,0 +1,31 @@
+import {
+  type BcryptOptions,
+  createBcryptHasher,
+  formatBcryptSetting,
+  type PasswordHasher,
+} from '@authlab/core'
+import bcrypt from 'bcrypt'
+
+export type { BcryptOptions }
+
+/**
+ * bcrypt through the `bcrypt` package (node.bcrypt.js): OpenBSD's C code behind N-API. Its promise API
+ * queues the work on the libuv threadpool, so the event loop stays free (UV_THREADPOOL_SIZE, default 4,
+ * bounds how many hashes run at once).
+ */
+export function createHasher(options: BcryptOptions = {}): PasswordHasher {
+  return createBcryptHasher(
+    {
+      name: '@authlab/hash-bcrypt',
+      displayName: 'bcrypt (native C)',
+      wraps: 'bcrypt@6 (N-API)',
+      runsOn: 'threadpool',
+    },
+    // The library takes a crypt(3) "setting" string in place of a salt; a Buffer key passes the bytes as-is.
+    (password, cost, salt) => bcrypt.hash(Buffer.from(password), formatBcryptSetting(cost, salt)),
+    options,
+  )
+}
+
+/** bcrypt at cost 10 with the 72-byte policy: `await hasher.hash(password)`. */
+export const hasher: PasswordHasher = createHasher()
