@@ -34,16 +34,27 @@ export function workspaceDirs(root) {
  */
 export function copyWorkspace(destination, root = REPO_ROOT) {
   cpSync(root, destination, { recursive: true, filter: (source) => !NOT_COPIED.has(basename(source)) })
-  const workspaces = workspaceDirs(destination)
-  const workspaceNames = new Set(workspaces.map((dir) => readManifest(dir).name))
+  const workspaceNames = new Set(workspaceDirs(destination).map((dir) => readManifest(dir).name))
   linkInstalled(join(root, 'node_modules'), join(destination, 'node_modules'), workspaceNames)
-  for (const dir of workspaces) {
+  linkWorkspaces(destination, root)
+}
+
+/**
+ * What `npm install` does for workspaces, without touching the shared install: links every
+ * workspace package of the copy (including ones added after copying) into its node_modules.
+ * @param {string} destination the copy @param {string} [root] the original workspace
+ */
+export function linkWorkspaces(destination, root = REPO_ROOT) {
+  for (const dir of workspaceDirs(destination)) {
     const link = join(destination, 'node_modules', readManifest(dir).name)
+    if (existsSync(link)) continue
     mkdirSync(dirname(link), { recursive: true })
     symlinkSync(relative(dirname(link), dir), link)
     // A workspace's own node_modules holds versions that could not be hoisted: reuse them too.
     const original = join(root, relative(destination, dir), 'node_modules')
-    if (existsSync(original)) symlinkSync(original, join(dir, 'node_modules'))
+    if (existsSync(original) && !existsSync(join(dir, 'node_modules'))) {
+      symlinkSync(original, join(dir, 'node_modules'))
+    }
   }
 }
 
