@@ -1,0 +1,323 @@
+import assert from 'node:assert/strict'
+import type { KeyDerivation, PasswordHasher } from '@authlab/core'
+import { nearMiss, rejectsWithCode, within } from './assertions.js'
+import { sampleEventLoop } from './event-loop.js'
+import { absurdCases, malformedCases } from './hostile.js'
+import type { ResolvedHasherCheckOptions } from './options.js'
+import { BCRYPT_VECTORS, SCRYPT_VECTORS } from './vectors.js'
+
+/**
+ * Each check builds its own hashers and throws an AssertionError naming what broke. They are exported
+ * so the self-tests can prove each one fails on a deliberately broken hasher.
+ */
+export type HasherCheck = (options: ResolvedHasherCheckOptions) => Promise<void>
+
+const POLICY = 'ERR_AUTHLAB_PASSWORD_POLICY'
+const RUNS_ON = ['main-thread', 'threadpool', 'worker', 'remote']
+const encoder = new TextEncoder()
+
+const cheap = (o: ResolvedHasherCheckOptions) => o.factory(o.cheapParams)
+const accepts = (o: ResolvedHasherCheckOptions, password: string) => {
+  const bytes = encoder.encode(password)
+  const { minBytes, maxBytes, allowNul } = o.passwordPolicy
+  return bytes.length >= minBytes && bytes.length <= maxBytes && (allowNul || !bytes.includes(0))
+}
+
+/** `info` is complete and honest, and cost parameters use the keys they were configured with. */
+export const metadata: HasherCheck = async (o) => {
+  const { info } = cheap(o)
+  assert.ok(
+    info.name && info.displayName && info.wraps && info.algorithm,
+    'info needs name, displayName, wraps, algorithm',
+  )
+  assert.ok(RUNS_ON.includes(info.runsOn), `info.runsOn "${info.runsOn}" is not one of ${RUNS_ON.join(', ')}`)
+  for (const [key, value] of Object.entries(o.cheapParams)) {
+    assert.equal(info.params[key], value, `info.params.${key} should report the configured ${value}`)
+  }
+}
+
+/** Published answers verify (RFC 7914, passlib, the Argon2 reference, OpenBSD/Openwall bcrypt). */
+export const knownAnswers: HasherCheck = async (o) => {
+  assert.ok(
+    o.vectors.length + o.kdfVectors.length > 0,
+    'no known-answer vectors given: pass `vectors` or `kdfVectors`',
+  )
+  const hasher = cheap(o)
+  for (const { password, encoded, source } of o.vectors) {
+    if (!accepts(o, password)) {
+      await rejectsWithCode(
+        () => hasher.verify(encoded, password),
+        POLICY,
+        `${source}: policy-refused password`,
+      )
+      continue
+    }
+    assert.equal(await hasher.verify(encoded, password), true, `${source}: ${encoded} should verify`)
+    assert.equal(
+      await hasher.verify(encoded, nearMiss(password)),
+      false,
+      `${source}: a near-miss password verified`,
+    )
+  }
+  for (const { password, salt, params, length, hex, source } of o.kdfVectors) {
+    const kdf = o.factory(params) as PasswordHasher & Partial<KeyDerivation>
+    assert.equal(typeof kdf.derive, 'function', 'kdfVectors given but the hasher has no derive()')
+    const derived = await (kdf as KeyDerivation).derive(password, salt, length)
+    assert.equal(Buffer.from(derived).toString('hex'), hex, `${source}: derive() gave a different key`)
+  }
+}
+
+/** hash → verify is true, for string and byte passwords; two hashes of one password differ (salt). */
+export const roundTrip: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  const password = 'correct horse battery staple'
+  const first = await hasher.hash(password)
+  const second = await hasher.hash(encoder.encode(password))
+  assert.equal(typeof first, 'string', 'hash() must return a string')
+  assert.ok(
+    first.startsWith('$'),
+    `encoded hash should be modular crypt / PHC ("$..."), got ${first.slice(0, 20)}`,
+  )
+  assert.notEqual(first, second, 'two hashes of one password are identical: no random salt')
+  assert.equal(await hasher.verify(first, password), true, 'hash(string) does not verify')
+  assert.equal(await hasher.verify(second, password), true, 'hash(bytes) does not verify as a string')
+  assert.equal(
+    await hasher.verify(first, encoder.encode(password)),
+    true,
+    'verify(bytes) disagrees with verify(string)',
+  )
+}
+
+/** Any other password, however close, is false. */
+export const wrongPassword: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  const password = 'Tr0ub4dor&3'
+  const encoded = await hasher.hash(password)
+  for (const other of ['Tr0ub4dor&4', 'tr0ub4dor&3', 'Tr0ub4dor&', 'Tr0ub4dor&3 ', 'x']) {
+    assert.equal(
+      await hasher.verify(encoded, other),
+      false,
+      `${JSON.stringify(other)} verified against "${password}"`,
+    )
+  }
+}
+
+/** Non-ASCII passwords work byte-exactly (no normalization), NUL bytes per policy, lone surrogates refused. */
+export const unicodeAndNul: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  for (const password of ['pässwörd', '密码🔑', 'ἓν οἶδα']) {
+    const encoded = await hasher.hash(password)
+    assert.equal(await hasher.verify(encoded, password), true, `${password} does not verify`)
+    assert.equal(
+      await hasher.verify(encoded, nearMiss(password)),
+      false,
+      `a near miss of ${password} verified`,
+    )
+  }
+  // NFC "é" and NFD "e + combining acute" are different byte strings and must stay different passwords.
+  const nfc = await hasher.hash('caf\u00e9')
+  assert.equal(await hasher.verify(nfc, 'cafe\u0301'), false, 'NFD form verified against an NFC hash')
+  await rejectsWithCode(() => hasher.hash('a\uD800b'), POLICY, 'a lone surrogate (no UTF-8 form)')
+  if (o.passwordPolicy.allowNul) {
+    const encoded = await hasher.hash('a\u0000b')
+    assert.equal(await hasher.verify(encoded, 'a\u0000b'), true, 'password with NUL does not verify')
+    assert.equal(await hasher.verify(encoded, 'a'), false, 'password truncated at NUL verified')
+    assert.equal(await hasher.verify(encoded, 'a\u0000c'), false, 'bytes after NUL are ignored')
+  } else {
+    await rejectsWithCode(
+      () => hasher.hash('a\u0000b'),
+      POLICY,
+      'hash() of a password with NUL (policy refuses NUL)',
+    )
+    const encoded = await hasher.hash('a')
+    await rejectsWithCode(() => hasher.verify(encoded, 'a\u0000b'), POLICY, 'verify() of a password with NUL')
+  }
+}
+
+/** The empty password follows the declared policy: refused with PasswordPolicyError, or hashed properly. */
+export const emptyPassword: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  if (o.passwordPolicy.minBytes === 0) {
+    const encoded = await hasher.hash('')
+    assert.equal(await hasher.verify(encoded, ''), true, 'empty password does not verify')
+    assert.equal(await hasher.verify(encoded, 'a'), false, '"a" verified against the empty password')
+  } else {
+    await rejectsWithCode(() => hasher.hash(''), POLICY, 'hash("") under a policy refusing it')
+    await rejectsWithCode(async () => hasher.verify(await hasher.hash('a'), ''), POLICY, 'verify(h, "")')
+  }
+}
+
+/** Up to maxBytes every byte counts; beyond, a PasswordPolicyError — never silent truncation (bcrypt's 72). */
+export const lengthPolicy: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  const { maxBytes } = o.passwordPolicy
+  const longest = 'a'.repeat(maxBytes)
+  const encoded = await hasher.hash(longest)
+  assert.equal(await hasher.verify(encoded, longest), true, `a ${maxBytes}-byte password does not verify`)
+  assert.equal(
+    await hasher.verify(encoded, `${longest.slice(1)}b`),
+    false,
+    `the ${maxBytes}th byte is ignored`,
+  )
+  await rejectsWithCode(() => hasher.hash(`${longest}b`), POLICY, `hash() of ${maxBytes + 1} bytes`)
+  await rejectsWithCode(
+    () => hasher.verify(encoded, `${longest}b`),
+    POLICY,
+    `verify() of ${maxBytes + 1} bytes`,
+  )
+  if (maxBytes > 72) {
+    // Differ only after byte 72: a hasher declaring more than bcrypt's limit must not truncate like it.
+    const tail = await hasher.hash(`${'a'.repeat(72)}bbbb`)
+    assert.equal(
+      await hasher.verify(tail, `${'a'.repeat(72)}cccc`),
+      false,
+      'bytes after the 72nd are ignored',
+    )
+  }
+}
+
+/** A 1 MB password is a PasswordPolicyError or a correct result, within the bound either way. */
+export const oversizedPassword: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  const huge = 'x'.repeat(2 ** 20)
+  const bound = o.bounds.oversizedMs
+  const small = await hasher.hash('small')
+  if (!accepts(o, huge)) {
+    await within(
+      bound,
+      'hash(1 MB)',
+      rejectsWithCode(() => hasher.hash(huge), POLICY, 'hash() of 1 MB'),
+    )
+    await within(
+      bound,
+      'verify(h, 1 MB)',
+      rejectsWithCode(() => hasher.verify(small, huge), POLICY, 'verify() of 1 MB'),
+    )
+    return
+  }
+  const encoded = await within(bound, 'hash(1 MB)', hasher.hash(huge))
+  assert.equal(
+    await within(bound, 'verify(1 MB)', hasher.verify(encoded, huge)),
+    true,
+    '1 MB password does not verify',
+  )
+  const changed = `${huge.slice(0, -1)}y`
+  assert.equal(
+    await within(bound, 'verify', hasher.verify(encoded, changed)),
+    false,
+    'last byte of 1 MB ignored',
+  )
+}
+
+/** Malformed and absurd stored hashes get typed errors within milliseconds, before any work. */
+export const hostileHashes: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  const genuine = await hasher.hash('hostile')
+  const absurd = absurdCases(hasher.info.algorithm, genuine)
+  assert.ok(absurd, `no absurd-parameter cases known for algorithm "${hasher.info.algorithm}"`)
+  for (const { label, encoded, code } of [...malformedCases(genuine), ...absurd]) {
+    await within(
+      o.bounds.hostileMs,
+      `verify(${label})`,
+      rejectsWithCode(() => hasher.verify(encoded, 'hostile'), code, label),
+    )
+  }
+}
+
+/** needsRehash is true exactly when a stored parameter is weaker than configured, or the algorithm differs. */
+export const needsRehash: HasherCheck = async (o) => {
+  const weak = cheap(o)
+  const strong = o.factory(o.strongerParams)
+  const weakHash = await weak.hash('rehash me')
+  const strongHash = await strong.hash('rehash me')
+  assert.equal(weak.needsRehash(weakHash), false, 'a hash made with the configured parameters needs a rehash')
+  assert.equal(
+    strong.needsRehash(strongHash),
+    false,
+    'a hash made with the configured parameters needs a rehash',
+  )
+  assert.equal(weak.needsRehash(strongHash), false, 'a stronger stored hash would be downgraded')
+  assert.equal(strong.needsRehash(weakHash), true, 'a weaker stored hash is not flagged')
+  const raised = Object.keys(o.strongerParams).filter((k) => o.strongerParams[k] !== o.cheapParams[k])
+  assert.ok(raised.length > 0, 'strongerParams must raise at least one parameter over cheapParams')
+  for (const key of raised) {
+    const oneUp = o.factory({ ...o.cheapParams, [key]: o.strongerParams[key] as number })
+    assert.equal(oneUp.needsRehash(weakHash), true, `raising only ${key} is not flagged`)
+  }
+  const foreign = weak.info.algorithm === 'bcrypt' ? SCRYPT_VECTORS[0] : BCRYPT_VECTORS[0]
+  assert.equal(
+    weak.needsRehash(foreign?.encoded as string),
+    true,
+    'a hash of another algorithm is not flagged',
+  )
+}
+
+/** Every peer verifies this hasher's hashes and this hasher verifies every peer's. */
+export const crossImplementation: HasherCheck = async (o) => {
+  const hasher = cheap(o)
+  const password = 'pässwörd 🔑'
+  for (const peer of o.peers) {
+    const ours = await hasher.hash(password)
+    const theirs = await peer.hash(password)
+    assert.equal(
+      await peer.verify(ours, password),
+      true,
+      `${peer.info.name} rejects ${hasher.info.name}'s ${ours}`,
+    )
+    assert.equal(
+      await hasher.verify(theirs, password),
+      true,
+      `${hasher.info.name} rejects ${peer.info.name}'s ${theirs}`,
+    )
+    assert.equal(
+      await peer.verify(ours, nearMiss(password)),
+      false,
+      `${peer.info.name} accepts a wrong password`,
+    )
+    assert.equal(
+      await hasher.verify(theirs, nearMiss(password)),
+      false,
+      `a wrong password verified on ${peer.info.name}'s hash`,
+    )
+  }
+}
+
+/**
+ * `info.runsOn` is true. During one hash at blockingParams (≥ 150 ms): `main-thread` must keep the event
+ * loop busy (utilization ≥ 0.7, whether in one block or in chunks); every other value must leave it free
+ * (utilization ≤ 0.3, and no timer held up longer than 50 ms or a third of the hash, whichever is more:
+ * a blocking hash holds it up for all of it). The wide gaps keep the verdict stable on a loaded 2-core box.
+ */
+export const runsOn: HasherCheck = async (o) => {
+  const hasher = o.blockingParams ? o.factory(o.blockingParams) : o.factory()
+  await hasher.hash('warm-up') // JIT, WASM compilation, worker start-up are not the steady state
+  const sample = await sampleEventLoop(() => hasher.hash('event loop'))
+  const seen = `hash took ${sample.durationMs.toFixed(0)} ms, max event-loop delay ${sample.maxDelayMs.toFixed(1)} ms, utilization ${sample.utilization.toFixed(2)}`
+  assert.ok(
+    sample.durationMs >= o.bounds.minBlockingHashMs,
+    `${seen}: too fast to judge, raise blockingParams so a hash takes ≥ ${o.bounds.minBlockingHashMs} ms`,
+  )
+  if (hasher.info.runsOn === 'main-thread') {
+    assert.ok(sample.utilization >= 0.7, `declares main-thread but the event loop stayed free (${seen})`)
+  } else {
+    assert.ok(
+      sample.utilization <= 0.3 && sample.maxDelayMs <= Math.max(50, sample.durationMs / 3),
+      `declares ${hasher.info.runsOn} but blocks the event loop (${seen})`,
+    )
+  }
+}
+
+export const hasherChecks = {
+  metadata,
+  knownAnswers,
+  roundTrip,
+  wrongPassword,
+  unicodeAndNul,
+  emptyPassword,
+  lengthPolicy,
+  oversizedPassword,
+  hostileHashes,
+  needsRehash,
+  crossImplementation,
+  runsOn,
+} satisfies Record<string, HasherCheck>

@@ -1,0 +1,5 @@
+export * from './checks.js'
+export * from './event-loop.js'
+export * from './options.js'
+export * from './suite.js'
+export * from './vectors.js'
