@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { copyWorkspace, linkWorkspaces } from '../src/workspace-copy.mjs'
+
+// Issue 7: a new strategy needs no edit beyond the generated package. Both entries of the scaffold run
+// non-interactively in a temporary copy of the workspace — `npm run new` for an ID package, @turbo/gen
+// (what `turbo gen` runs) for a hash package — and the copy proves each builds, passes its
+// conformance suite and is discovered by the bench app.
+const copy = mkdtempSync(join(tmpdir(), 'authlab-scaffold-'))
+const probe = `probe${process.pid}`
+const created = {
+  id: { name: `@authlab/id-${probe}`, dir: `packages/id-${probe}` },
+  hash: { name: `@authlab/hash-${probe}`, dir: `packages/hash-${probe}` },
+}
+const bin = (name: string) => join(copy, 'node_modules', '.bin', name)
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, {
+    cwd: copy,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '1' },
+  })
+
+beforeAll(() => {
+  copyWorkspace(copy)
+  run('npm', ['run', 'new', '--', '--kind', 'id', '--name', probe, '--wraps', 'node:crypto'])
+  run(bin('gen'), ['run', 'strategy', '--args', 'hash', probe, 'node:crypto'])
+  // The step a user runs next is `npm install`; in the copy, link the new workspaces the same way.
+  linkWorkspaces(copy)
+}, 120_000)
+afterAll(() => rmSync(copy, { recursive: true, force: true }))
+
+describe('a scaffolded strategy package, with no other edit', () => {
+  test('has every file the issue lists, declaring its kind', () => {
+    for (const [kind, { dir }] of Object.entries(created)) {
+      const manifest = JSON.parse(readFileSync(join(copy, dir, 'package.json'), 'utf8'))
+      expect(manifest.authlab).toEqual({ kind })
+      for (const file of ['README.md', 'tsconfig.json', 'src/index.ts', 'test/conformance.test.ts']) {
+        expect(() => readFileSync(join(copy, dir, file)), `${dir}/${file}`).not.toThrow()
+      }
+    }
+  })
+
+  test('builds (with turbo, as `npm test` does) and typechecks', () => {
+    const filters = [created.id.name, created.hash.name, '@authlab/benchmarks'].map(
+      (name) => `--filter=${name}...`,
+    )
+    expect(() => run(bin('turbo'), ['run', 'build', ...filters, '--output-logs=errors-only'])).not.toThrow()
+    for (const { dir } of Object.values(created)) {
+      expect(() => run(bin('tsc'), ['-p', join(dir, 'tsconfig.json')])).not.toThrow()
+    }
+  }, 300_000)
+
+  test('passes its conformance suite', () => {
+    const output = run(bin('vitest'), ['run', created.id.dir, created.hash.dir])
+    const [, passed, failed] = /^(\d+) passed, (\d+) failed$/m.exec(output) ?? []
+    expect(Number(failed)).toBe(0)
+    expect(Number(passed)).toBeGreaterThan(10)
+  }, 300_000)
+
+  test("is discovered by the bench app's candidate list", () => {
+    const script = fileURLToPath(new URL('../fixtures/discover-candidates.mjs', import.meta.url))
+    const found = JSON.parse(run(process.execPath, [script, copy])) as { ids: string[]; hashers: string[] }
+    expect(found.ids).toContain(created.id.name)
+    expect(found.hashers).toContain(created.hash.name)
+  })
+})
