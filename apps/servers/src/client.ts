@@ -1,0 +1,66 @@
+import { type Agent, request as httpRequest } from 'node:http'
+import { SESSION_COOKIE_NAME } from './options.js'
+
+export interface ClientRequest {
+  method?: 'GET' | 'POST'
+  path?: string
+  /** The whole `Cookie` header value, sent verbatim (hostile values included). */
+  cookie?: string
+  /** Sent as JSON unless it is already a string. */
+  body?: unknown
+  headers?: Record<string, string>
+  agent?: Agent
+}
+
+export interface ClientResponse {
+  readonly status: number
+  readonly json: Record<string, unknown> | undefined
+  readonly text: string
+  /** `name=value` of the session cookie the server set, ready to send back; undefined when none was set. */
+  readonly sessionCookie: string | undefined
+}
+
+/**
+ * A bare node:http client. fetch (undici) validates and rewrites headers, so it cannot send the
+ * malformed or oversized cookies the hostile-input tests need; node:http sends them as given.
+ */
+export function send(baseUrl: string, options: ClientRequest = {}): Promise<ClientResponse> {
+  const { method = 'GET', path = '/', cookie, body, headers = {}, agent } = options
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
+  const allHeaders: Record<string, string | number> = { ...headers }
+  if (cookie !== undefined) allHeaders.cookie = cookie
+  if (payload !== undefined) {
+    allHeaders['content-type'] ??= 'application/json'
+    allHeaders['content-length'] = Buffer.byteLength(payload)
+  }
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      new URL(path, baseUrl),
+      { method, headers: allHeaders, agent },
+      (incoming) => {
+        const chunks: Buffer[] = []
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+        incoming.on('error', reject)
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          const isJson = incoming.headers['content-type']?.includes('application/json') ?? false
+          resolve({
+            status: incoming.statusCode ?? 0,
+            json: isJson && text.length > 0 ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+            text,
+            sessionCookie: sessionCookieOf(incoming.headers['set-cookie']),
+          })
+        })
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end(payload)
+  })
+}
+
+/** The `name=value` pair of the session cookie in a Set-Cookie list; undefined when absent or cleared. */
+export function sessionCookieOf(setCookie: readonly string[] | undefined): string | undefined {
+  const prefix = `${SESSION_COOKIE_NAME}=`
+  const pair = setCookie?.find((line) => line.startsWith(prefix))?.split(';', 1)[0]
+  return pair === undefined || pair === prefix ? undefined : pair
+}
