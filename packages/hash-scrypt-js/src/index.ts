@@ -1,0 +1,55 @@
+import {
+  defineKdfHasher,
+  type KdfHasher,
+  type KdfHasherOptions,
+  OWASP_DEFAULT_PARAMS,
+  SCRYPT_FORMAT,
+} from '@authlab/core'
+import { scrypt } from 'scrypt-js'
+
+export interface ScryptJsOptions extends KdfHasherOptions {
+  /** log2 of the CPU/memory cost N (default 17, N = 2^17: OWASP Password Storage Cheat Sheet). */
+  ln?: number
+  /** Block size (default 8, OWASP). */
+  r?: number
+  /** Parallelization (default 1, OWASP). */
+  p?: number
+}
+
+// Passing a progress callback makes scrypt-js yield to the event loop every 1000/r ROMix steps
+// (via setImmediate) instead of running the whole hash in one block: the work still takes the main
+// thread, but other requests get served between chunks.
+const yieldBetweenChunks = () => undefined
+
+/**
+ * scrypt (RFC 7914) in pure JavaScript with scrypt-js: no native code or WASM, so it runs anywhere,
+ * at the cost of doing all its work on the main thread. Same `$scrypt$ln=,r=,p=$` strings as
+ * @authlab/hash-scrypt (node:crypto) and passlib: each verifies the other's hashes.
+ */
+export function createHasher({ ln, r, p, ...options }: ScryptJsOptions = {}): KdfHasher {
+  const defaults = OWASP_DEFAULT_PARAMS.scrypt
+  return defineKdfHasher({
+    ...options,
+    format: SCRYPT_FORMAT,
+    params: { ln: ln ?? defaults.ln, r: r ?? defaults.r, p: p ?? defaults.p },
+    describe: {
+      name: '@authlab/hash-scrypt-js',
+      displayName: 'scrypt (pure JS)',
+      wraps: 'scrypt-js@3 (async, chunked)',
+      runsOn: 'main-thread',
+    },
+    kdf: (password, salt, params, length) =>
+      scrypt(
+        password,
+        salt,
+        2 ** (params.ln as number),
+        params.r as number,
+        params.p as number,
+        length,
+        yieldBetweenChunks,
+      ),
+  })
+}
+
+/** Ready with the OWASP parameters N=2^17, r=8, p=1: `await hasher.hash(password)`. */
+export const hasher: KdfHasher = createHasher()
