@@ -4,6 +4,7 @@ import {
   createBcryptHasher,
   defineKdfHasher,
   InvalidOptionError,
+  type KdfHasher,
   type KdfHasherOptions,
   OWASP_DEFAULT_PARAMS,
   type PasswordHasher,
@@ -56,6 +57,8 @@ const describe = (
  * are the shared ones from @authlab/core, so the hashes verify in @authlab/hash-argon2,
  * @authlab/hash-scrypt and the bcrypt packages and the other way round.
  */
+export function createHasher(options?: WasmArgon2Options | WasmScryptOptions): KdfHasher
+export function createHasher(options: WasmBcryptOptions): PasswordHasher
 export function createHasher(options: WasmHasherOptions = {}): PasswordHasher {
   switch (options.algorithm) {
     case undefined:
@@ -114,4 +117,4 @@ export function createHasher(options: WasmHasherOptions = {}): PasswordHasher {
 }
 
 /** argon2id with the OWASP parameters, in WebAssembly on the calling thread. */
-export const hasher: PasswordHasher = createHasher()
+export const hasher: KdfHasher = createHasher()

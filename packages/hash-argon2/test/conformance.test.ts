@@ -1,0 +1,44 @@
+import { ARGON2ID_VECTORS, hasherSuite } from '@authlab/conformance'
+import type { PasswordHasher } from '@authlab/core'
+import argon2 from 'argon2'
+import { test } from 'vitest'
+import { createHasher } from '../src/index.js'
+
+const cheapParams = { m: 256, t: 2, p: 1 }
+
+/**
+ * The other native binding (node-argon2, the one bench/compare-bindings.mjs measured against) as a
+ * peer: it writes `m=,p=,t=` and must verify our `m=,t=,p=` strings, and the other way round.
+ */
+const nodeArgon2: PasswordHasher = {
+  info: {
+    name: 'argon2',
+    displayName: 'argon2id (node-argon2)',
+    wraps: 'argon2@0.45',
+    algorithm: 'argon2id',
+    runsOn: 'threadpool',
+    params: cheapParams,
+  },
+  hash: (password) =>
+    argon2.hash(typeof password === 'string' ? password : Buffer.from(password), {
+      type: argon2.argon2id,
+      memoryCost: cheapParams.m,
+      timeCost: cheapParams.t,
+      parallelism: cheapParams.p,
+    }),
+  verify: (encoded, password) =>
+    argon2.verify(encoded, typeof password === 'string' ? password : Buffer.from(password)),
+  needsRehash: (encoded) =>
+    argon2.needsRehash(encoded, { memoryCost: cheapParams.m, timeCost: cheapParams.t }),
+}
+
+hasherSuite({
+  test,
+  factory: (params) => createHasher(params),
+  cheapParams,
+  strongerParams: { m: 512, t: 3, p: 1 },
+  // 64 MiB × 10 passes: ≥ 0.15 s on the threadpool, while the event loop must stay free.
+  blockingParams: { m: 65536, t: 10, p: 1 },
+  vectors: ARGON2ID_VECTORS,
+  peers: [nodeArgon2],
+})
