@@ -1,18 +1,19 @@
 import type { ResultsFile } from '../results.js'
 import { groupRows, tableOf } from './format.js'
 
-const escapePipes = (cell: string) => cell.replaceAll('|', '\\|')
+// A cell must not end the table (`|`) or open an HTML tag (`<`).
+const escapeCell = (cell: string) => cell.replaceAll('|', '\\|').replaceAll('<', '&lt;')
 
 function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
   const { headers, cells, flagged } = tableOf(rows)
-  const align = headers.map((_, i) => (i === 0 ? ':--' : '--:'))
+  const align = headers.map((_, i) => (i === 0 || i === headers.length - 1 ? ':--' : '--:'))
   return [
-    `| ${headers.map(escapePipes).join(' | ')} |`,
+    `| ${headers.map(escapeCell).join(' | ')} |`,
     `| ${align.join(' | ')} |`,
     // A noisy row is italicised and marked ⚠ so it is not read as fact.
     ...cells.map(
       (c, i) =>
-        `| ${c.map((x, j) => (flagged[i] && j === 0 ? `⚠ _${escapePipes(x)}_` : escapePipes(x))).join(' | ')} |`,
+        `| ${c.map((x, j) => (flagged[i] && j === 0 ? `⚠ _${escapeCell(x)}_` : escapeCell(x))).join(' | ')} |`,
     ),
   ]
 }

@@ -2,7 +2,7 @@ import type { SuiteRecord } from '../results.js'
 import type { Row } from '../types.js'
 import { formatNumber, groupRows } from './format.js'
 
-const WIDTH = 900
+const WIDTH = 1040
 const LABEL_WIDTH = 290
 const BAR_WIDTH = 470
 const ROW_HEIGHT = 22
@@ -17,17 +17,24 @@ interface Bar {
   readonly row: Row
   readonly value: number | undefined
   readonly rme: number
+  /** Named on the bar when the rows of a group divide by different baselines. */
+  readonly baseline?: string
 }
 
-/** A group charts ratios when any row has one (> 1 is better), otherwise the raw value. */
+/**
+ * A group charts each row's first ratio when any row has one (> 1 is better; in "defaults" each
+ * hasher divides by the native implementation of its own algorithm), otherwise the raw value.
+ */
 function barsOf(rows: readonly Row[]): { bars: Bar[]; axis: string; ratio: boolean } {
-  const first = rows.find((r) => r.ratios.length > 0)?.ratios[0]
-  if (first) {
+  const baselines = new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))
+  if (baselines.size > 0) {
+    const mixed = baselines.size > 1
     const bars = rows.map((row) => {
-      const q = row.ratios.find((x) => x.baseline === first.baseline)
-      return { row, value: q?.value, rme: q?.rme ?? 0 }
+      const q = row.ratios[0]
+      return { row, value: q?.value, rme: q?.rme ?? 0, ...(mixed && q ? { baseline: q.baseline } : {}) }
     })
-    return { bars, axis: `× vs ${first.baseline} (higher is better)`, ratio: true }
+    const against = mixed ? 'each row’s baseline' : [...baselines][0]
+    return { bars, axis: `× vs ${against} (higher is better)`, ratio: true }
   }
   const unit = rows[0]?.unit ?? ''
   const better = rows[0]?.higherIsBetter ? 'higher' : 'lower'
@@ -41,19 +48,21 @@ function barsOf(rows: readonly Row[]): { bars: Bar[]; axis: string; ratio: boole
 /**
  * One horizontal bar chart per suite, a section per group: each bar is the ratio to the group's
  * baseline (or the raw figure when a group has none) with a whisker of ± its relative margin of error.
- * Plain SVG 1.1 with no scripts or external fonts, so GitHub renders it inline.
+ * Plain SVG with no scripts or external fonts, so GitHub renders it inline.
  */
 export function renderSvg(suite: SuiteRecord): string {
   const parts: string[] = []
   let y = 40
   for (const [group, rows] of groupRows(suite.rows)) {
     const { bars, axis, ratio } = barsOf(rows)
-    const reach = Math.max(ratio ? 1 : 0, ...bars.map((b) => (b.value ?? 0) * (1 + b.rme / 100)))
-    const scale = reach > 0 ? BAR_WIDTH / (reach * 1.05) : 0
+    // Scaled to the bars, not the whiskers: a very noisy row must not squash the others; its whisker is clipped.
+    const reach = Math.max(ratio ? 1 : 0, ...bars.map((b) => b.value ?? 0)) * 1.15
+    const scale = reach > 0 ? BAR_WIDTH / reach : 0
+    const clip = (x: number) => Math.min(Math.max(x, LABEL_WIDTH), LABEL_WIDTH + BAR_WIDTH)
     parts.push(`<text x="10" y="${y}" font-weight="bold">${xml(group)} — ${xml(axis)}</text>`)
     y += 10
     const top = y
-    for (const { row, value, rme } of bars) {
+    for (const { row, value, rme, baseline } of bars) {
       const mid = y + ROW_HEIGHT / 2
       parts.push(`<text x="${LABEL_WIDTH - 8}" y="${mid + 4}" text-anchor="end">${xml(row.label)}</text>`)
       if (value === undefined) {
@@ -62,8 +71,8 @@ export function renderSvg(suite: SuiteRecord): string {
         const noisy = row.flags.some((f) => f.startsWith('noisy'))
         const fill = noisy ? COLOR.noisy : row.flags.includes('baseline') ? COLOR.baseline : COLOR.bar
         const w = value * scale
-        const lo = LABEL_WIDTH + value * (1 - rme / 100) * scale
-        const hi = LABEL_WIDTH + value * (1 + rme / 100) * scale
+        const lo = clip(LABEL_WIDTH + value * (1 - rme / 100) * scale)
+        const hi = clip(LABEL_WIDTH + value * (1 + rme / 100) * scale)
         parts.push(
           `<rect x="${LABEL_WIDTH}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_HEIGHT - 6}" fill="${fill}"/>`,
         )
@@ -72,7 +81,7 @@ export function renderSvg(suite: SuiteRecord): string {
             `<path d="M${lo.toFixed(1)} ${mid}H${hi.toFixed(1)}M${lo.toFixed(1)} ${mid - 4}V${mid + 4}M${hi.toFixed(1)} ${mid - 4}V${mid + 4}" stroke="${COLOR.whisker}" stroke-width="1.2"/>`,
           )
         }
-        const text = `${ratio ? `${value.toFixed(2)}×` : formatNumber(value)}${rme > 0 ? ` ±${rme.toFixed(1)}%` : ''}${noisy ? ' (noisy)' : ''}`
+        const text = `${ratio ? `${value.toFixed(2)}×` : formatNumber(value)}${rme > 0 ? ` ±${rme.toFixed(1)}%` : ''}${noisy ? ' (noisy)' : ''}${baseline ? ` vs ${baseline}` : ''}`
         parts.push(
           `<text x="${(Math.max(LABEL_WIDTH + w, hi) + 6).toFixed(1)}" y="${mid + 4}">${xml(text)}</text>`,
         )

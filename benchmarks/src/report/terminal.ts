@@ -15,7 +15,9 @@ export function useColor(
 
 /** One aligned table per group; noisy rows in yellow, flags dimmed, headers bold. */
 export function renderTerminal(suite: SuiteRecord, color: boolean): string {
-  const paint = (style: Style, text: string) => (color ? styleText(style, text) : text)
+  // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
+  const paint = (style: Style, text: string) =>
+    color ? styleText(style, text, { validateStream: false }) : text
   const lines = [paint(['bold', 'cyan'], `\n${suite.name}: ${suite.description}`)]
   for (const [group, rows] of groupRows(suite.rows)) {
     const { headers, cells, flagged } = tableOf(rows)

@@ -39,6 +39,7 @@ export const concurrencySuite: Suite = {
     ctx.progress.plan(candidates.hashers.length * levels.length)
     const rows: Row[] = []
     const notes: string[] = []
+    const limitLabel = `limit ${ctx.cores} cores ÷ single-hash time`
     for (const candidate of candidates.hashers) {
       let hasher: PasswordHasher
       try {
@@ -78,7 +79,12 @@ export const concurrencySuite: Suite = {
           higherIsBetter: true,
           rme: m.rme,
           samples: m.samples,
-          ratios: [ratioTo(`limit ${ctx.cores} cores ÷ single-hash time`, perSecond, limit, true)],
+          // At K=1 both sides are the same measurement, so the ratio is exactly 1/cores with no spread.
+          ratios: [
+            m === single
+              ? { baseline: limitLabel, value: 1 / ctx.cores, rme: 0 }
+              : ratioTo(limitLabel, perSecond, limit, true),
+          ],
           details: {
             'limit hashes/s': limit.value,
             'speed-up vs K=1': single.mean / m.mean,

@@ -92,7 +92,8 @@ export const hashSuite: Suite = {
           suite: 'hash',
           group: `${entry.group} · ${op}`,
           candidate: entry.candidate.id,
-          label: entry.candidate.label,
+          // The instance's own name: a multi-algorithm package labels each configuration differently.
+          label: entry.hasher.info.displayName,
           value: m.mean,
           unit: `ms/${op}`,
           higherIsBetter: false,
@@ -101,7 +102,7 @@ export const hashSuite: Suite = {
           ratios: nativeTiming
             ? [
                 ratioTo(
-                  native.candidate.label,
+                  native.hasher.info.displayName,
                   { value: m.mean, rme: m.rme },
                   { value: nativeTiming[op].mean, rme: nativeTiming[op].rme },
                   false,

@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'vitest'
+import { compareResults, significantlyDifferent } from '../src/compare.js'
+import type { ResultsFile } from '../src/results.js'
+import type { Row } from '../src/types.js'
+import { syntheticResults, withIdsValue } from './fixtures.js'
+
+const base: Row = {
+  suite: 'hash',
+  group: 'defaults · hash',
+  candidate: 'x',
+  label: 'x',
+  value: 100,
+  unit: 'ms/hash',
+  higherIsBetter: false,
+  rme: 2,
+  ratios: [],
+  details: {},
+  flags: [],
+}
+
+describe('significance rule: 95 % confidence intervals that do not overlap', () => {
+  test('100 ± 2 % vs 105 ± 2 %: intervals 98–102 and 102.9–107.1 are apart → significant', () => {
+    expect(significantlyDifferent(base, { ...base, value: 105 })).toBe(true)
+  })
+  test('100 ± 2 % vs 103 ± 2 %: 98–102 and 100.94–105.06 overlap → not significant', () => {
+    expect(significantlyDifferent(base, { ...base, value: 103 })).toBe(false)
+  })
+  test('a wide spread hides a large change', () => {
+    expect(significantlyDifferent({ ...base, rme: 30 }, { ...base, value: 150, rme: 30 })).toBe(false)
+  })
+  test('a row without spread (one-shot figure) is never significant', () => {
+    const { rme, ...oneShot } = base
+    expect(rme).toBe(2)
+    expect(significantlyDifferent(oneShot, { ...oneShot, value: 1000 })).toBe(false)
+  })
+})
+
+describe('compareResults', () => {
+  const before = withIdsValue(10_000_000, 3)
+
+  test('a significant drop in a higher-is-better figure beyond the threshold is a regression', () => {
+    const { changes } = compareResults(before, withIdsValue(8_000_000, 3), 5)
+    const fast = changes.find((c) => c.key.includes('@authlab/id-fast'))
+    expect(fast).toMatchObject({ deltaPct: -20, worse: true, significant: true, regression: true })
+  })
+
+  test('a significant drop within the threshold is reported as worse but not a regression', () => {
+    const { changes } = compareResults(before, withIdsValue(9_600_000, 0.5), 5)
+    expect(changes.find((c) => c.key.includes('id-fast'))).toMatchObject({
+      significant: true,
+      worse: true,
+      regression: false,
+    })
+  })
+
+  test('a significant gain is not a regression; for lower-is-better figures a rise is worse', () => {
+    const gain = compareResults(before, withIdsValue(12_000_000, 3), 5).changes.find((c) =>
+      c.key.includes('id-fast'),
+    )
+    expect(gain).toMatchObject({ worse: false, significant: true, regression: false })
+    const slow = {
+      ...syntheticResults(),
+      suites: [{ name: 'hash', description: '', notes: [], rows: [base] }],
+    }
+    const slower = {
+      ...slow,
+      suites: [{ name: 'hash', description: '', notes: [], rows: [{ ...base, value: 120 }] }],
+    }
+    expect(compareResults(slow, slower, 5).changes[0]).toMatchObject({ worse: true, regression: true })
+  })
+
+  test('rows present in only one file are listed, not compared', () => {
+    const after = structuredClone(syntheticResults()) as ResultsFile & { suites: { rows: Row[] }[] }
+    after.suites[0]?.rows.pop()
+    const { onlyBefore, onlyAfter } = compareResults(syntheticResults(), after, 5)
+    expect(onlyBefore).toEqual(['ids · IDs/s · @authlab/id-random-int [IDs/s]'])
+    expect(onlyAfter).toEqual([])
+  })
+})

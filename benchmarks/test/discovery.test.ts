@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { assembleCandidates, filterCandidates } from '../src/candidates.js'
+import { discoverPackages, loadPackages } from '../src/discovery.js'
+import type { LoadedPackage } from '../src/types.js'
+import { addPackage, tempWorkspace } from './fixtures.js'
+
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
+
+describe('discovery by declared metadata', () => {
+  test('a temporary strategy package added to a workspace is found, with no list to edit', async () => {
+    const root = tempWorkspace()
+    const found = discoverPackages(root)
+    expect(found.map((p) => [p.name, p.kind, p.version])).toEqual([
+      ['@tmp/hash-unbuilt', 'hash', '1.2.3'],
+      ['@tmp/id-temporary', 'id', '1.2.3'],
+    ])
+    const loaded = await loadPackages(found)
+    const unbuilt = loaded.find((o) => !o.ok)
+    expect(unbuilt).toMatchObject({
+      ok: false,
+      name: '@tmp/hash-unbuilt',
+      reason: expect.stringMatching(/^not built/),
+    })
+    const packages = loaded.flatMap((o): LoadedPackage[] => (o.ok ? [o.pkg] : []))
+    const { candidates } = assembleCandidates(packages)
+    const temporary = candidates.ids.find((c) => c.id === '@tmp/id-temporary')
+    expect(temporary?.label).toBe('temporary counter')
+    expect(temporary?.create()()).toHaveLength(32)
+  })
+
+  test('an invalid kind is a typed error naming the file', () => {
+    const root = tempWorkspace()
+    addPackage(root, 'bad', { name: '@tmp/bad', authlab: { kind: 'teapot' } })
+    expect(() => discoverPackages(root)).toThrow(
+      expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION' }),
+    )
+  })
+
+  test('a package without the conventional factory is skipped with a reason, not dropped silently', () => {
+    const pkg = {
+      name: '@tmp/x',
+      version: '1.0.0',
+      kind: 'id',
+      dir: '/x',
+      dependencies: {},
+      exports: {},
+    } as const
+    expect(assembleCandidates([pkg]).skipped).toEqual([
+      { name: '@tmp/x', reason: expect.stringContaining('createIdGenerator') },
+    ])
+  })
+
+  test('the real workspace: every package declaring a kind is discovered', () => {
+    const names = discoverPackages(REPO_ROOT).map((p) => p.name)
+    expect(names).toContain('@authlab/id-random-bytes')
+    const declared = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'packages/id-random-bytes/package.json'), 'utf8'),
+    )
+    expect(declared.authlab.kind).toBe('id')
+  })
+})
+
+describe('--filter', () => {
+  const create = () => {
+    throw new Error('not called')
+  }
+  const candidates = {
+    ids: [
+      { id: 'ref:randomUUID', label: 'crypto.randomUUID() [ref]', create },
+      { id: '@authlab/id-uid-safe', label: 'uid-safe', create },
+      { id: '@authlab/id-fast', label: 'authlab fast', create },
+      { id: '@authlab/id-nanoid', label: 'nanoid', create },
+    ],
+    hashers: [{ id: '@authlab/hash-bcryptjs', label: 'bcrypt (pure JS)', create }],
+    stretch: [],
+  }
+
+  test('keeps matching candidates (by name or label, any case) and every baseline', () => {
+    const kept = filterCandidates(candidates, 'FAST')
+    expect(kept.ids.map((c) => c.id)).toEqual(['ref:randomUUID', '@authlab/id-uid-safe', '@authlab/id-fast'])
+    expect(kept.hashers).toEqual([])
+  })
+
+  test('a filter matching nothing is a typed error listing the candidates', () => {
+    expect(() => filterCandidates(candidates, 'zzz')).toThrow(/matches no candidate.*id-nanoid/)
+  })
+})

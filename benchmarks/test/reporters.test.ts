@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest'
+import { formatNumber } from '../src/report/format.js'
+import { renderMarkdown } from '../src/report/markdown.js'
+import { renderSvg } from '../src/report/svg.js'
+import { renderTerminal } from '../src/report/terminal.js'
+import { syntheticResults } from './fixtures.js'
+
+const results = syntheticResults()
+const [ids, lag] = results.suites
+if (!ids || !lag) throw new Error('fixture has two suites')
+
+describe('reporters (golden files; regenerate with `npx vitest run benchmarks -u` and review the diff)', () => {
+  test('Markdown report', async () => {
+    const markdown = renderMarkdown(results, (suite) => `chart-${suite}.svg`)
+    await expect(markdown).toMatchFileSnapshot('./golden/report.golden.md')
+  })
+
+  test('SVG chart of ratios with error whiskers', async () => {
+    await expect(renderSvg(ids)).toMatchFileSnapshot('./golden/ids.golden.svg')
+  })
+
+  test('SVG chart of raw values when a group has no baseline', async () => {
+    await expect(renderSvg(lag)).toMatchFileSnapshot('./golden/lag.golden.svg')
+  })
+
+  test('SVG escapes labels so a package name cannot break the XML', () => {
+    const svg = renderSvg(ids)
+    expect(svg).toContain('authlab fast &lt;&amp;&gt;')
+    expect(svg).not.toContain('<&>')
+  })
+
+  test('noisy rows are marked in every reporter instead of being printed as fact', () => {
+    expect(renderMarkdown(results, () => undefined)).toContain('⚠ _randomInt \\| per char_')
+    expect(renderSvg(ids)).toContain('(noisy)')
+    expect(renderTerminal(ids, true)).toContain('\u001b[33m')
+  })
+
+  test('terminal output without color is plain text', () => {
+    const text = renderTerminal(ids, false)
+    expect(text).not.toContain('\u001b[')
+    expect(text).toContain('× vs crypto.randomUUID() [ref]')
+  })
+
+  test('number formatting', () => {
+    expect(formatNumber(1234567.8)).toBe('1,234,568')
+    expect(formatNumber(123.4)).toBe('123')
+    expect(formatNumber(12.34)).toBe('12.3')
+    expect(formatNumber(1.234)).toBe('1.23')
+    expect(formatNumber(0.001234)).toBe('0.00123')
+    expect(formatNumber(0)).toBe('0')
+  })
+})

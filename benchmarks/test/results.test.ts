@@ -1,0 +1,80 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { readResults, schemaErrors } from '../src/results.js'
+import { resultsStem, runBench } from '../src/run.js'
+import { SUITES } from '../src/suites/index.js'
+import { silentProgress, syntheticResults, TINY, tempDir, tempWorkspace } from './fixtures.js'
+
+describe('results file', () => {
+  test('a real run over a temporary workspace writes JSON that matches the schema, plus Markdown and SVG', async () => {
+    const root = tempWorkspace()
+    const out = tempDir()
+    let printed = ''
+    const ids = SUITES.filter((s) => s.name === 'ids')
+    const { results, files } = await runBench({
+      root,
+      suites: ids,
+      mode: 'quick',
+      budget: TINY,
+      maxRme: 10,
+      outDir: out,
+      toolVersions: { tinybench: 'test' },
+      stdout: (text) => {
+        printed += text
+      },
+      progress: silentProgress,
+      color: false,
+    })
+    expect(files.map((f) => f.slice(out.length + 1).replace(/^.*Z-\w+/, '<stem>'))).toEqual([
+      '<stem>.json',
+      '<stem>-ids.svg',
+      '<stem>.md',
+    ])
+    const json = JSON.parse(readFileSync(files[0] ?? '', 'utf8'))
+    expect(schemaErrors(json)).toEqual([])
+    expect(json).toEqual(JSON.parse(JSON.stringify(results)))
+    // The temporary package, the two references, and the unbuilt package recorded as skipped.
+    expect(results.suites[0]?.rows.map((r) => r.candidate)).toEqual([
+      'ref:randomUUID',
+      'ref:counter',
+      '@tmp/id-temporary',
+    ])
+    expect(results.skipped).toEqual([
+      { name: '@tmp/hash-unbuilt', reason: expect.stringMatching(/^not built/) },
+    ])
+    expect(results.environment.packages).toMatchObject({ '@tmp/id-temporary': '1.2.3', tinybench: 'test' })
+    expect(results.environment.cores).toBeGreaterThan(0)
+    expect(printed).toContain('temporary counter')
+  })
+
+  test('the synthetic fixture is valid, and each kind of damage is named', () => {
+    const good = syntheticResults()
+    expect(schemaErrors(good)).toEqual([])
+    expect(schemaErrors({ ...good, format: 'other/1' })).toEqual([expect.stringContaining('/format')])
+    const { environment, ...withoutEnvironment } = good
+    expect(schemaErrors(withoutEnvironment)).toEqual([
+      expect.stringContaining("must have required property 'environment'"),
+    ])
+    const badRow = structuredClone(good) as unknown as { suites: { rows: Record<string, unknown>[] }[] }
+    const row = badRow.suites[0]?.rows[0]
+    if (row) row.value = 'fast'
+    expect(schemaErrors(badRow)).toEqual([expect.stringContaining('/suites/0/rows/0/value must be number')])
+    expect(environment.cores).toBe(2)
+  })
+
+  test('readResults refuses foreign or broken files with a typed error', () => {
+    const dir = tempDir()
+    const broken = join(dir, 'broken.json')
+    writeFileSync(broken, '{ not json')
+    expect(() => readResults(broken)).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION' }))
+    const foreign = join(dir, 'foreign.json')
+    writeFileSync(foreign, JSON.stringify({ hello: 'world' }))
+    expect(() => readResults(foreign)).toThrow(/not an authlab-bench results file/)
+    expect(() => readResults(join(dir, 'missing.json'))).toThrow(/not a readable JSON file/)
+  })
+
+  test('file names sort by date and name the commit', () => {
+    expect(resultsStem('2026-11-30T10:15:02.123Z', '783aff9c0ffee')).toBe('2026-11-30T101502Z-783aff9')
+  })
+})
