@@ -1,0 +1,132 @@
+import {
+  checkPassword,
+  DEFAULT_PASSWORD_POLICY,
+  InvalidOptionError,
+  type KeyDerivation,
+  type Password,
+  type PasswordHasherInfo,
+  type RunsOn,
+} from '@authlab/core'
+import { createHasher as createPbkdf2 } from '@authlab/hash-pbkdf2'
+import { createHasher as createScrypt } from '@authlab/hash-scrypt'
+
+/**
+ * The constants of Mozilla's 2013 "onepw" client-side stretch (wiki.mozilla.org/Identity/
+ * AttachedServices/KeyServerProtocol#stretch-KDF; fxa-auth-server's onepw protocol). They are part of
+ * the protocol: another value gives another key, so they are fixed, not options.
+ */
+const NAMESPACE = 'identity.mozilla.com/picl/v1/'
+const PBKDF2_ITERATIONS = 20_000
+const SCRYPT_PARAMS = { ln: 16, r: 8, p: 1 } // N = 65536
+const KEY_BYTES = 32
+const MAIN_SALT_BYTES = 32
+
+export interface OnepwOptions {
+  /**
+   * The scrypt step, any KeyDerivation configured for scrypt N=2^16, r=8, p=1 (default: node:crypto
+   * via @authlab/hash-scrypt). Pass `createHasher({ algorithm: 'scrypt', ln: 16, r: 8, p: 1 })` from
+   * @authlab/hash-wasm or `createHasher({ ln: 16, r: 8, p: 1 })` from @authlab/hash-scrypt-js.
+   */
+  scrypt?: KeyDerivation
+  /** The two PBKDF2-SHA256 steps, configured for 20,000 iterations (default: @authlab/hash-pbkdf2). */
+  pbkdf2?: KeyDerivation
+}
+
+/** Every intermediate of the chain, as the published test vectors list them. */
+export interface OnepwKeys {
+  readonly k1: Uint8Array
+  readonly k2: Uint8Array
+  readonly stretchedPW: Uint8Array
+  /** First half of HKDF(stretchedPW, mainSalt, "mainKDF"): what the client proves knowledge of. */
+  readonly srpPW: Uint8Array
+  /** Second half: the key that unwraps the account's class-B key. */
+  readonly unwrapBKey: Uint8Array
+}
+
+export interface OnepwStretcher {
+  readonly info: PasswordHasherInfo
+  stretch(email: string, password: Password, mainSalt: Uint8Array): Promise<OnepwKeys>
+}
+
+function requireParams(
+  kdf: KeyDerivation,
+  role: string,
+  algorithm: string,
+  params: Record<string, number>,
+): void {
+  const mismatch =
+    kdf.info.algorithm !== algorithm || Object.entries(params).some(([k, v]) => kdf.info.params[k] !== v)
+  if (mismatch) {
+    throw new InvalidOptionError(
+      `onepw's ${role} step must be ${algorithm} ${JSON.stringify(params)}, got ${kdf.info.algorithm} ${JSON.stringify(kdf.info.params)} from ${kdf.info.name}`,
+    )
+  }
+}
+
+const utf8 = new TextEncoder()
+
+const concat = (a: Uint8Array, b: Uint8Array) => {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+/** HKDF-SHA256 (RFC 5869) through WebCrypto, so the chain has no Node-only step of its own. */
+async function hkdf(ikm: Uint8Array, salt: Uint8Array, info: string, length: number): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey('raw', ikm, 'HKDF', false, ['deriveBits'])
+  const params = { name: 'HKDF', hash: 'SHA-256', salt, info: utf8.encode(info) }
+  return new Uint8Array(await crypto.subtle.deriveBits(params, key, length * 8))
+}
+
+/**
+ * The onepw chain, exactly as the protocol specifies it:
+ *   K1 = PBKDF2-SHA256(password, NS + "first-PBKDF:" + email, 20000, 32)
+ *   K2 = scrypt(K1, NS + "scrypt", N=65536, r=8, p=1, 32)
+ *   stretchedPW = PBKDF2-SHA256(K2 ‖ password, NS + "second-PBKDF:" + email, 20000, 32)
+ *   srpPW ‖ unwrapBKey = HKDF-SHA256(stretchedPW, mainSalt, NS + "mainKDF", 64)
+ * with NS = "identity.mozilla.com/picl/v1/" and strings UTF-8 encoded. The expensive step is scrypt,
+ * so it is the pluggable one: native, WASM, pure JS (a remote helper later).
+ */
+export function createStretcher({
+  scrypt = createScrypt(SCRYPT_PARAMS),
+  pbkdf2 = createPbkdf2({ iterations: PBKDF2_ITERATIONS }),
+}: OnepwOptions = {}): OnepwStretcher {
+  requireParams(scrypt, 'scrypt', 'scrypt', SCRYPT_PARAMS)
+  requireParams(pbkdf2, 'PBKDF2', 'pbkdf2-sha256', { iterations: PBKDF2_ITERATIONS })
+  const runsOn: RunsOn = [scrypt, pbkdf2].some((s) => s.info.runsOn === 'main-thread')
+    ? 'main-thread'
+    : scrypt.info.runsOn
+  const info: PasswordHasherInfo = Object.freeze({
+    name: '@authlab/stretch-onepw',
+    displayName: `onepw (scrypt: ${scrypt.info.displayName})`,
+    wraps: `PBKDF2 ${pbkdf2.info.wraps} → scrypt ${scrypt.info.wraps} → PBKDF2 → HKDF (WebCrypto)`,
+    algorithm: 'onepw',
+    runsOn,
+    params: Object.freeze({ iterations: PBKDF2_ITERATIONS, ...SCRYPT_PARAMS }),
+  })
+
+  return Object.freeze({
+    info,
+    async stretch(email: string, password: Password, mainSalt: Uint8Array): Promise<OnepwKeys> {
+      if (typeof email !== 'string' || email.length === 0)
+        throw new InvalidOptionError('email must be a non-empty string')
+      if (!(mainSalt instanceof Uint8Array) || mainSalt.length !== MAIN_SALT_BYTES) {
+        throw new InvalidOptionError(`mainSalt must be a ${MAIN_SALT_BYTES}-byte Uint8Array`)
+      }
+      const passwordBytes = checkPassword(password, DEFAULT_PASSWORD_POLICY)
+      const k1 = await pbkdf2.derive(passwordBytes, `${NAMESPACE}first-PBKDF:${email}`, KEY_BYTES)
+      const k2 = await scrypt.derive(k1, `${NAMESPACE}scrypt`, KEY_BYTES)
+      const stretchedPW = await pbkdf2.derive(
+        concat(k2, passwordBytes),
+        `${NAMESPACE}second-PBKDF:${email}`,
+        KEY_BYTES,
+      )
+      const main = await hkdf(stretchedPW, mainSalt, `${NAMESPACE}mainKDF`, 2 * KEY_BYTES)
+      return { k1, k2, stretchedPW, srpPW: main.slice(0, KEY_BYTES), unwrapBKey: main.slice(KEY_BYTES) }
+    },
+  })
+}
+
+/** The chain with node:crypto for every step: `await stretcher.stretch(email, password, mainSalt)`. */
+export const stretcher: OnepwStretcher = createStretcher()

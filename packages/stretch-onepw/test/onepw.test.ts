@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict'
+import { ONEPW_VECTOR, sampleEventLoop } from '@authlab/conformance'
+import { createHasher as createScryptJs } from '@authlab/hash-scrypt-js'
+import { createHasher as createWasm } from '@authlab/hash-wasm'
+import { describe, test } from 'vitest'
+import { createStretcher, type OnepwStretcher } from '../src/index.js'
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
+const mainSalt = Uint8Array.from(Buffer.from(ONEPW_VECTOR.mainSalt, 'hex'))
+
+async function assertPublishedIntermediates(stretcher: OnepwStretcher): Promise<void> {
+  const keys = await stretcher.stretch(ONEPW_VECTOR.email, ONEPW_VECTOR.password, mainSalt)
+  assert.equal(hex(keys.k1), ONEPW_VECTOR.k1, 'K1 (first PBKDF2)')
+  assert.equal(hex(keys.k2), ONEPW_VECTOR.k2, 'K2 (scrypt)')
+  assert.equal(hex(keys.stretchedPW), ONEPW_VECTOR.stretchedPW, 'stretchedPW (second PBKDF2)')
+  assert.equal(hex(keys.srpPW) + hex(keys.unwrapBKey), ONEPW_VECTOR.mainKDF, 'HKDF mainKDF output')
+}
+
+// ONEPW_VECTOR: Mozilla's published intermediates (sources in @authlab/conformance vectors.ts).
+describe('onepw chain reproduces the published intermediate values', () => {
+  test('scrypt on node:crypto (default)', () => assertPublishedIntermediates(createStretcher()))
+  test('scrypt in WASM (hash-wasm)', () =>
+    assertPublishedIntermediates(
+      createStretcher({ scrypt: createWasm({ algorithm: 'scrypt', ln: 16, r: 8, p: 1 }) }),
+    ))
+  test('scrypt in pure JS (scrypt-js)', () =>
+    assertPublishedIntermediates(createStretcher({ scrypt: createScryptJs({ ln: 16, r: 8, p: 1 }) })))
+})
+
+describe('bad input gets typed errors', () => {
+  const stretcher = createStretcher()
+  const code = (expected: string) => (error: { code?: string }) => error.code === expected
+  test('a scrypt step with other parameters is refused (it would give other keys)', () =>
+    assert.throws(
+      () => createStretcher({ scrypt: createScryptJs({ ln: 15, r: 8, p: 1 }) }),
+      code('ERR_AUTHLAB_INVALID_OPTION'),
+    ))
+  test('mainSalt must be 32 bytes', () =>
+    assert.rejects(stretcher.stretch('a@b.c', 'pw', new Uint8Array(31)), code('ERR_AUTHLAB_INVALID_OPTION')))
+  test('empty email', () =>
+    assert.rejects(stretcher.stretch('', 'pw', mainSalt), code('ERR_AUTHLAB_INVALID_OPTION')))
+  test('empty password', () =>
+    assert.rejects(stretcher.stretch('a@b.c', '', mainSalt), code('ERR_AUTHLAB_PASSWORD_POLICY')))
+  test('lone surrogate', () =>
+    assert.rejects(stretcher.stretch('a@b.c', '\uD800', mainSalt), code('ERR_AUTHLAB_PASSWORD_POLICY')))
+})
+
+// The declared runsOn follows the scrypt backend, and is measured like hasherSuite's runs-on check.
+describe('declared runsOn matches measured event-loop blocking', () => {
+  test('node:crypto backend leaves the event loop free', async () => {
+    const stretcher = createStretcher()
+    assert.equal(stretcher.info.runsOn, 'threadpool')
+    const sample = await sampleEventLoop(() => stretcher.stretch('a@b.c', 'pw', mainSalt))
+    assert.ok(sample.durationMs >= 150, `too fast to judge: ${sample.durationMs} ms`)
+    assert.ok(sample.utilization <= 0.3, `utilization ${sample.utilization}`)
+  })
+  test('pure-JS backend keeps the event loop busy', async () => {
+    const stretcher = createStretcher({ scrypt: createScryptJs({ ln: 16, r: 8, p: 1 }) })
+    assert.equal(stretcher.info.runsOn, 'main-thread')
+    const sample = await sampleEventLoop(() => stretcher.stretch('a@b.c', 'pw', mainSalt))
+    assert.ok(sample.utilization >= 0.7, `utilization ${sample.utilization}`)
+  })
+})
