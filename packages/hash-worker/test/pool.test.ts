@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process'
+import { InvalidHashError, PasswordPolicyError } from '@authlab/core'
+import { createHasher as jsBcrypt } from '@authlab/hash-bcryptjs'
+import { expect, test } from 'vitest'
+import { createHasher } from '../src/index.js'
+
+test('typed errors from a worker arrive as the same AuthlabError classes', async () => {
+  const hasher = createHasher({ strategy: '@authlab/hash-bcryptjs', options: { cost: 4 }, threads: 1 })
+  try {
+    await expect(hasher.hash('')).rejects.toBeInstanceOf(PasswordPolicyError)
+    await expect(hasher.verify('$2b$04$short', 'x')).rejects.toBeInstanceOf(InvalidHashError)
+  } finally {
+    await hasher.close()
+  }
+})
+
+test('close() ends the threads; a later call starts a fresh pool with the same hashes', async () => {
+  const hasher = createHasher({ strategy: '@authlab/hash-bcryptjs', options: { cost: 4 }, threads: 1 })
+  const encoded = await hasher.hash('before close')
+  await hasher.close()
+  expect(await hasher.verify(encoded, 'before close')).toBe(true)
+  expect(await jsBcrypt({ cost: 4 }).verify(encoded, 'before close')).toBe(true)
+  await hasher.close()
+})
+
+test('an unclosed pool does not keep the process alive', () => {
+  // A child process hashes with the default hasher, never calls close(), and must exit by itself.
+  const script =
+    "import('@authlab/hash-worker').then(async ({ hasher }) => console.log(await hasher.hash('x')))"
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: process.cwd(),
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  expect(output).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
+})
+
+test.each([
+  [{ threads: 0 }, /threads/],
+  [{ strategy: '@authlab/no-such-strategy' }, /cannot resolve/],
+  [{ strategy: 'node:path' }, /does not export createHasher/],
+])('bad options %j → InvalidOptionError', (options, message) => {
+  let thrown: unknown
+  try {
+    createHasher(options)
+  } catch (error) {
+    thrown = error
+  }
+  expect(thrown).toMatchObject({
+    code: 'ERR_AUTHLAB_INVALID_OPTION',
+    message: expect.stringMatching(message),
+  })
+})
