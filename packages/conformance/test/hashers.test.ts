@@ -184,6 +184,23 @@ describe('each hasher check fails on a deliberately broken hasher', () => {
       /i=10\^10.*no answer within 200 ms/,
     )
   })
+  test('hostileHashes: typed error, but only after blocking the thread for 300 ms', () =>
+    mustFail(
+      c.hostileHashes,
+      {
+        ...broken((h) => ({
+          verify: (e, pw) => {
+            const start = Date.now()
+            while (String(e).includes('i=10000000000') && Date.now() - start < 300) {
+              // busy: synchronous work that no timer can interrupt
+            }
+            return h.verify(e, pw)
+          },
+        })),
+        bounds: { hostileMs: 200 },
+      },
+      /i=10\^10.*answered after/,
+    ))
   test('hostileHashes: untyped errors', () =>
     mustFail(
       c.hostileHashes,

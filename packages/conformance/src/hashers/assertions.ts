@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict'
 
-/** Rejects unless `promise` settles within `ms`; the timer is unref'd so a hung hasher cannot hold the process. */
-export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+/**
+ * Rejects unless the promise `start()` returns settles within `ms`. The timer is unref'd so a hung hasher cannot hold the
+ * process; the elapsed time is checked as well, because work done synchronously before the promise
+ * exists cannot be interrupted by a timer and would otherwise win the race after the fact.
+ */
+export async function within<T>(ms: number, what: string, start: () => Promise<T>): Promise<T> {
+  const startedAt = performance.now()
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -11,7 +16,10 @@ export async function within<T>(ms: number, what: string, promise: Promise<T>): 
     timer.unref()
   })
   try {
-    return await Promise.race([promise, timeout])
+    const result = await Promise.race([start(), timeout])
+    const elapsed = performance.now() - startedAt
+    assert.ok(elapsed <= ms, `${what}: answered after ${elapsed.toFixed(0)} ms, more than ${ms} ms`)
+    return result
   } finally {
     clearTimeout(timer)
   }
