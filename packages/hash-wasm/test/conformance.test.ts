@@ -10,6 +10,8 @@ import { createHasher as nativeArgon2 } from '@authlab/hash-argon2'
 import { createHasher as nativeBcrypt } from '@authlab/hash-bcrypt'
 import { createHasher as jsBcrypt } from '@authlab/hash-bcryptjs'
 import { createHasher as rustBcrypt } from '@authlab/hash-node-rs-bcrypt'
+import { createHasher as nativeScrypt } from '@authlab/hash-scrypt'
+import { createHasher as jsScrypt } from '@authlab/hash-scrypt-js'
 import { test } from 'vitest'
 import { createHasher } from '../src/index.js'
 
@@ -34,6 +36,7 @@ hasherSuite({
   strongerParams: { ln: 11, r: 8, p: 2 },
   vectors: SCRYPT_VECTORS,
   kdfVectors: SCRYPT_KDF_VECTORS,
+  peers: [nativeScrypt({ ln: 10, r: 8, p: 1 }), jsScrypt({ ln: 10, r: 8, p: 1 })],
 })
 
 hasherSuite({

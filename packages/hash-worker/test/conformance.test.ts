@@ -1,6 +1,14 @@
-import { ARGON2ID_VECTORS, BCRYPT_VECTORS, type CostParams, hasherSuite } from '@authlab/conformance'
+import {
+  ARGON2ID_VECTORS,
+  BCRYPT_VECTORS,
+  type CostParams,
+  hasherSuite,
+  SCRYPT_KDF_VECTORS,
+  SCRYPT_VECTORS,
+} from '@authlab/conformance'
 import { BCRYPT_PASSWORD_POLICY } from '@authlab/core'
 import { createHasher as jsBcrypt } from '@authlab/hash-bcryptjs'
+import { createHasher as jsScrypt } from '@authlab/hash-scrypt-js'
 import { createHasher as wasm } from '@authlab/hash-wasm'
 import { afterAll, test } from 'vitest'
 import { createHasher, type WorkerHasher } from '../src/index.js'
@@ -36,4 +44,16 @@ hasherSuite({
   blockingParams: { m: 65536, t: 4, p: 1 },
   vectors: ARGON2ID_VECTORS,
   peers: [wasm({ algorithm: 'argon2id', m: 256, t: 2, p: 1 })],
+})
+
+hasherSuite({
+  test,
+  name: '@authlab/hash-worker (hash-scrypt-js)',
+  factory: (params?: CostParams) => onWorkers('@authlab/hash-scrypt-js', { ...params }),
+  cheapParams: { ln: 10, r: 8, p: 1 },
+  strongerParams: { ln: 11, r: 8, p: 2 },
+  // Pure-JS scrypt at N=2^14 takes well over 0.15 s; on the workers the event loop must stay free.
+  blockingParams: { ln: 14, r: 8, p: 1 },
+  vectors: SCRYPT_VECTORS,
+  peers: [jsScrypt({ ln: 10, r: 8, p: 1 })],
 })
