@@ -10,6 +10,7 @@ import { formatNumber } from './report/format.js'
 import { useColor } from './report/terminal.js'
 import { readResults } from './results.js'
 import { runBench, selectSuites } from './run.js'
+import { ratioSpread } from './spread.js'
 import { SUITES } from './suites/index.js'
 
 /** The benchmarks workspace directory (this file lives in src/ or dist/). */
@@ -28,6 +29,7 @@ const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>] [--full]
                 [--out <dir>] [--max-rme <percent>]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>]
+  authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
 
 Suites run one after another; the default is all of them in quick mode (about 3 minutes).
 --filter keeps candidates whose package name or label contains the substring (baselines always run).
@@ -85,6 +87,15 @@ async function compareCommand(positionals: string[], threshold: string | undefin
   return regressions > 0 ? EXIT.regression : EXIT.ok
 }
 
+function spreadCommand(files: string[], io: Io): number {
+  if (files.length < 2) throw new UsageError('spread takes two or more results files')
+  for (const s of ratioSpread(files.map(readResults))) {
+    const values = s.values.map((v) => (v === undefined ? '–' : v.toFixed(2))).join(' / ')
+    io.stdout(`${s.key}: ${values} (min–max ${s.min.toFixed(2)}–${s.max.toFixed(2)} × vs ${s.baseline})\n`)
+  }
+  return EXIT.ok
+}
+
 /** The CLI without process globals, so tests can call it: returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
@@ -106,6 +117,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return EXIT.ok
     }
     if (positionals[0] === 'compare') return await compareCommand(positionals.slice(1), values.threshold, io)
+    if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'
     const suites = selectSuites(

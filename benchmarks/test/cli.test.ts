@@ -45,6 +45,10 @@ describe('CLI errors exit 2 with a clear message', () => {
       code: EXIT.usage,
       stderr: expect.stringMatching(/exactly two results files/),
     })
+    expect(await cli(['spread', 'one.json'])).toMatchObject({
+      code: EXIT.usage,
+      stderr: expect.stringMatching(/two or more results files/),
+    })
     expect(await cli(['compare', join(tempDir(), 'a.json'), join(tempDir(), 'b.json')])).toMatchObject({
       code: EXIT.usage,
       stderr: expect.stringMatching(/not a readable JSON file/),
@@ -74,6 +78,14 @@ describe('compare exit codes (for CI)', () => {
     ])
     expect(code).toBe(EXIT.ok)
     expect(stdout).toMatch(/\(-20\.0%\) worse/)
+  })
+
+  test('spread prints each ratio per run', async () => {
+    const { code, stdout } = await cli(['spread', ...writeResultsPair(withIdsValue(8_000_000, 3))])
+    expect(code).toBe(EXIT.ok)
+    expect(stdout).toContain(
+      'ids · IDs/s · @authlab/id-fast: 2.50 / 2.50 (min–max 2.50–2.50 × vs crypto.randomUUID() [ref])',
+    )
   })
 
   test('an insignificant change exits 0', async () => {

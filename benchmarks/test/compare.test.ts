@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { compareResults, significantlyDifferent } from '../src/compare.js'
 import type { ResultsFile } from '../src/results.js'
+import { ratioSpread } from '../src/spread.js'
 import type { Row } from '../src/types.js'
 import { syntheticResults, withIdsValue } from './fixtures.js'
 
@@ -75,5 +76,29 @@ describe('compareResults', () => {
     const { onlyBefore, onlyAfter } = compareResults(syntheticResults(), after, 5)
     expect(onlyBefore).toEqual(['ids · IDs/s · @authlab/id-random-int [IDs/s]'])
     expect(onlyAfter).toEqual([])
+  })
+})
+
+describe('ratioSpread over consecutive runs', () => {
+  test('reports each ratio per run and its min–max; a row missing from a run shows as a gap', () => {
+    const runs = [withIdsValue(1, 1), withIdsValue(1, 1), withIdsValue(1, 1)].map((r, i) => {
+      const copy = structuredClone(r) as ResultsFile & { suites: { rows: Row[] }[] }
+      const rows = copy.suites[0]?.rows ?? []
+      rows[1] = {
+        ...(rows[1] as Row),
+        ratios: [{ baseline: 'crypto.randomUUID() [ref]', value: [2.4, 2.6, 2.5][i] ?? 0, rme: 3 }],
+      }
+      if (i === 2) rows.pop()
+      return copy
+    })
+    const spread = ratioSpread(runs)
+    expect(spread.find((s) => s.key === 'ids · IDs/s · @authlab/id-fast')).toEqual({
+      key: 'ids · IDs/s · @authlab/id-fast',
+      baseline: 'crypto.randomUUID() [ref]',
+      values: [2.4, 2.6, 2.5],
+      min: 2.4,
+      max: 2.6,
+    })
+    expect(spread.find((s) => s.key.endsWith('id-random-int'))?.values).toEqual([0.075, 0.075, undefined])
   })
 })

@@ -3,6 +3,7 @@ import { concurrencySuite } from './concurrency.js'
 import { hashSuite } from './hash.js'
 import { idsSuite } from './ids.js'
 import { lagSuite } from './lag.js'
+import { stretchSuite } from './stretch.js'
 
 /** Every suite, in run order. Adding one = one import and one entry here (see README "Adding a suite"). */
-export const SUITES: readonly Suite[] = [idsSuite, hashSuite, lagSuite, concurrencySuite]
+export const SUITES: readonly Suite[] = [idsSuite, hashSuite, lagSuite, concurrencySuite, stretchSuite]

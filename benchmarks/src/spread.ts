@@ -1,0 +1,34 @@
+import type { ResultsFile } from './results.js'
+
+export interface RatioSpread {
+  readonly key: string
+  readonly baseline: string
+  /** One ratio per file, in file order (undefined where the file lacks the row). */
+  readonly values: readonly (number | undefined)[]
+  readonly min: number
+  readonly max: number
+}
+
+/**
+ * The run-to-run spread of every charted ratio over several results files (e.g. three consecutive
+ * quick runs): within-run rme says nothing about process-to-process variation, this does.
+ */
+export function ratioSpread(files: readonly ResultsFile[]): RatioSpread[] {
+  const keys = new Map<string, string>()
+  const perFile = files.map((file) => {
+    const map = new Map<string, number>()
+    for (const row of file.suites.flatMap((s) => s.rows)) {
+      const ratio = row.ratios[0]
+      if (!ratio) continue
+      const key = `${row.suite} · ${row.group} · ${row.candidate}`
+      keys.set(key, ratio.baseline)
+      map.set(key, ratio.value)
+    }
+    return map
+  })
+  return [...keys].map(([key, baseline]) => {
+    const values = perFile.map((map) => map.get(key))
+    const present = values.filter((v): v is number => v !== undefined)
+    return { key, baseline, values, min: Math.min(...present), max: Math.max(...present) }
+  })
+}
