@@ -66,12 +66,18 @@ export function checkIdBytes(bytes: number): number {
 }
 
 /** Attaches the descriptor to a generator function, freezing it so the bench labels cannot drift. */
-export function defineIdGenerator(info: IdGeneratorInfo, generate: (request?: unknown) => string): IdGenerator {
+export function defineIdGenerator(
+  info: IdGeneratorInfo,
+  generate: (request?: unknown) => string,
+): IdGenerator {
   const maxBits = entropyBitsOf(info.length, new Set(info.alphabet).size)
   if (info.entropyBits > maxBits + 1e-9) {
     throw new InvalidOptionError(
       `${info.name} claims ${info.entropyBits} bits but ${info.length} characters of its alphabet hold at most ${maxBits.toFixed(1)}`,
     )
   }
-  return Object.defineProperty(generate, 'info', { value: Object.freeze({ ...info }), enumerable: true }) as IdGenerator
+  return Object.defineProperty(generate, 'info', {
+    value: Object.freeze({ ...info }),
+    enumerable: true,
+  }) as IdGenerator
 }

@@ -1,0 +1,312 @@
+import assert from 'node:assert/strict'
+import { createHmac, randomBytes } from 'node:crypto'
+import type { IdGenerator } from '@authlab/core'
+import { retainedHeapBytes } from '../heap.js'
+import { chiSquareSurvival, chiSquareUniform } from '../stats.js'
+import { type ResolvedIdCheckOptions, SAFE_ID_CHARACTERS } from './options.js'
+import { idsFromWorker } from './worker.js'
+
+/**
+ * Each check builds its own generator, draws its own IDs and throws an AssertionError naming what
+ * broke. They are exported so a self-test can prove each one fails on a deliberately broken generator.
+ */
+export type IdCheck = (options: ResolvedIdCheckOptions) => void | Promise<void>
+
+/** Rejection level for every statistical check: a correct generator fails once in a million runs. */
+export const SIGNIFICANCE = 1e-6
+
+function draw(generate: IdGenerator, count: number): string[] {
+  const ids = new Array<string>(count)
+  for (let i = 0; i < count; i++) ids[i] = generate()
+  return ids
+}
+
+function assertWellFormed(generate: IdGenerator, ids: readonly string[]): void {
+  const { length, alphabet } = generate.info
+  const allowed = new Set(alphabet)
+  for (const id of ids) {
+    assert.equal(typeof id, 'string', `${generate.info.name} returned ${typeof id}, not a string`)
+    assert.equal(id.length, length, `ID ${JSON.stringify(id)} has length ${id.length}, declared ${length}`)
+    assert.ok(SAFE_ID_CHARACTERS.test(id), `ID ${JSON.stringify(id)} has characters outside [A-Za-z0-9_-]`)
+    for (const c of id)
+      assert.ok(allowed.has(c), `ID ${JSON.stringify(id)} has ${JSON.stringify(c)}, not in its alphabet`)
+  }
+}
+
+/** Declared metadata is honest and every ID has the declared length and alphabet. */
+export const format: IdCheck = ({ factory, minEntropyBits, sizes }) => {
+  const generate = factory()
+  const { info } = generate
+  assert.ok(
+    info.name.length > 0 && info.displayName.length > 0,
+    'info.name and info.displayName are required',
+  )
+  assert.equal(info.runsOn, 'main-thread')
+  assert.ok(
+    info.entropyBits >= minEntropyBits,
+    `declares ${info.entropyBits} bits, minimum is ${minEntropyBits}`,
+  )
+  const capacity = info.length * Math.log2(new Set(info.alphabet).size)
+  assert.ok(
+    info.entropyBits <= capacity + 1e-9,
+    `declares ${info.entropyBits} bits; ${info.length} characters hold ${capacity}`,
+  )
+  // express-session calls genid(req) and @fastify/session idGenerator(request): the argument must not matter.
+  const request = { headers: { cookie: 'x' }, url: '/', method: 'GET' }
+  const ids = [generate(request), generate(undefined), ...draw(generate, sizes.sample)]
+  assertWellFormed(generate, ids)
+}
+
+/** No duplicates among ≥ 1,000,000 IDs, spanning at least ten refills of any declared pool. */
+export const uniqueness: IdCheck = ({ factory, sizes }) => {
+  const generate = factory()
+  const bytesPerId = Math.max(1, Math.floor(generate.info.entropyBits / 8))
+  const count = Math.max(sizes.unique, Math.ceil((10 * generate.info.poolBytes) / bytesPerId))
+  const seen = new Set<string>()
+  for (let i = 0; i < count; i++) {
+    const id = generate()
+    assert.ok(!seen.has(id), `duplicate ID ${JSON.stringify(id)} after ${i} IDs`)
+    seen.add(id)
+  }
+}
+
+/**
+ * No 64-bit run of random data appears twice among the sample, at any byte offset of the decoded IDs
+ * or any symbol offset of their characters. This catches pools that hand out overlapping bytes (an
+ * off-by-N offset, a refill that keeps a tail) which the duplicate check misses because the IDs still
+ * differ. For a correct generator a false alarm needs a 64-bit collision: p ≈ 1e-7.
+ */
+export const noByteReuse: IdCheck = ({ factory, decode, symbolsAt, sizes }) => {
+  const generate = factory()
+  const ids = draw(generate, sizes.sample)
+  const byteWindows = collectWindows(ids, (id) => byteWindowKeys(decode(id)))
+  assertNoRepeatedWindow(byteWindows, ids, 'an 8-byte sequence of decoded random bytes')
+  const symbolWindows = collectWindows(ids, symbolWindowKeysFor(generate.info.length, symbolsAt))
+  assertNoRepeatedWindow(symbolWindows, ids, 'a 64-bit run of characters')
+}
+
+interface Windows {
+  keys: BigUint64Array
+  owners: Uint32Array
+}
+
+function collectWindows(ids: readonly string[], keysOf: (id: string) => bigint[]): Windows {
+  const all: bigint[] = []
+  const owners: number[] = []
+  ids.forEach((id, owner) => {
+    for (const key of keysOf(id)) {
+      all.push(key)
+      owners.push(owner)
+    }
+  })
+  return { keys: BigUint64Array.from(all), owners: Uint32Array.from(owners) }
+}
+
+function assertNoRepeatedWindow({ keys, owners }: Windows, ids: readonly string[], what: string): void {
+  assert.ok(keys.length > 0, 'no windows to compare: IDs are shorter than 64 bits of random data')
+  const sorted = keys.slice().sort()
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i] !== sorted[i - 1]) continue
+    const key = sorted[i] as bigint
+    const holders = [...keys.keys()].filter((k) => keys[k] === key).map((k) => ids[owners[k] as number])
+    assert.fail(`${what} appears more than once: in ${holders.map((h) => JSON.stringify(h)).join(' and ')}`)
+  }
+}
+
+function byteWindowKeys(bytes: Uint8Array): bigint[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const keys: bigint[] = []
+  for (let offset = 0; offset + 8 <= bytes.length; offset++) keys.push(view.getBigUint64(offset))
+  return keys
+}
+
+/**
+ * Runs of consecutive random positions holding ≥ 64 bits, as 64-bit keys. Positions with a single
+ * allowed symbol (fixed characters) carry no randomness and are skipped. Symbols accumulate into two
+ * plain numbers below 2^48 (cheap), combined into one BigInt per window and folded to 64 bits.
+ */
+function symbolWindowKeysFor(
+  length: number,
+  symbolsAt: (position: number) => string,
+): (id: string) => bigint[] {
+  const positions: { position: number; index: Map<string, number>; size: number }[] = []
+  for (let p = 0; p < length; p++) {
+    const symbols = symbolsAt(p)
+    if (symbols.length > 1)
+      positions.push({
+        position: p,
+        index: new Map([...symbols].map((c, i) => [c, i])),
+        size: symbols.length,
+      })
+  }
+  return (id) => {
+    const values = positions.map(({ position, index }) => index.get(id[position] as string) ?? 0)
+    const keys: bigint[] = []
+    for (let start = 0; start < positions.length; start++) {
+      let high = 0
+      let low = 0
+      let lowRange = 1
+      let bits = 0
+      for (let k = start; k < positions.length && bits < 64; k++) {
+        const size = (positions[k] as (typeof positions)[number]).size
+        if (lowRange * size > 2 ** 48) {
+          high = (high * lowRange + low) % 2 ** 48
+          low = 0
+          lowRange = 1
+        }
+        low = low * size + (values[k] as number)
+        lowRange *= size
+        bits += Math.log2(size)
+      }
+      if (bits < 64) break
+      const key = BigInt(high) * BigInt(lowRange) + BigInt(low)
+      keys.push(BigInt.asUintN(64, key ^ (key >> 64n)))
+    }
+    return keys
+  }
+}
+
+/** Each character position is uniform over its symbols (χ², Bonferroni over positions, p < 1e-6). */
+export const uniformity: IdCheck = ({ factory, symbolsAt, sizes }) => {
+  const generate = factory()
+  const ids = draw(generate, sizes.sample)
+  const { length } = generate.info
+  for (let p = 0; p < length; p++) {
+    const symbols = symbolsAt(p)
+    const index = new Map([...symbols].map((c, i) => [c, i]))
+    const counts = new Float64Array(symbols.length)
+    for (const id of ids) {
+      const i = index.get(id[p] as string)
+      assert.ok(
+        i !== undefined,
+        `position ${p} of ${JSON.stringify(id)} is not one of ${JSON.stringify(symbols)}`,
+      )
+      counts[i] = (counts[i] as number) + 1
+    }
+    if (symbols.length === 1) continue
+    const pValue = chiSquareSurvival(chiSquareUniform(counts), symbols.length - 1)
+    assert.ok(
+      pValue >= SIGNIFICANCE / length,
+      `position ${p} is not uniform over ${symbols.length} symbols (χ² p = ${pValue.toExponential(2)})`,
+    )
+  }
+}
+
+/**
+ * Consecutive IDs are independent: at every random position, the difference (mod alphabet size)
+ * between a character and the same position of the next ID is uniform. A counter, a rotating pool or
+ * a weak PRNG stepping each character passes the per-position test but fails this one.
+ */
+export const independence: IdCheck = ({ factory, symbolsAt, sizes }) => {
+  const generate = factory()
+  const ids = draw(generate, sizes.sample)
+  const bySize = new Map<number, Float64Array>()
+  for (let p = 0; p < generate.info.length; p++) {
+    const symbols = symbolsAt(p)
+    if (symbols.length === 1) continue
+    const index = new Map([...symbols].map((c, i) => [c, i]))
+    const counts = bySize.get(symbols.length) ?? new Float64Array(symbols.length)
+    bySize.set(symbols.length, counts)
+    for (let n = 1; n < ids.length; n++) {
+      const a = index.get((ids[n - 1] as string)[p] as string) ?? 0
+      const b = index.get((ids[n] as string)[p] as string) ?? 0
+      const d = (b - a + symbols.length) % symbols.length
+      counts[d] = (counts[d] as number) + 1
+    }
+  }
+  for (const [size, counts] of bySize) {
+    const pValue = chiSquareSurvival(chiSquareUniform(counts), size - 1)
+    assert.ok(
+      pValue >= SIGNIFICANCE / bySize.size,
+      `consecutive IDs are correlated: character differences are not uniform (χ² p = ${pValue.toExponential(2)})`,
+    )
+  }
+}
+
+/**
+ * When one ID in a thousand survives (long-lived sessions among short ones), the survivors must cost
+ * about what the same number of standalone strings costs. A pool served as substrings fails: each V8
+ * sliced string keeps its whole parent pool alive. Survivors are first used the way a session ID is
+ * used — signed into a cookie with HMAC-SHA256 (cookie-signature, @fastify/cookie) — because that
+ * makes V8 flatten an ID built by concatenation (a rope) in place, as it would in a real server;
+ * a slice stays a slice. Each figure is the smaller of two runs, so JIT code compiled during the
+ * first run does not count. Allowed: 2× plus 16 KiB of measurement slack.
+ */
+export const retainedMemory: IdCheck = ({ factory, sizes }) => {
+  const generate = factory()
+  const survivors = Math.floor(sizes.memory / sizes.keepEvery)
+  const signingKey = randomBytes(32)
+  const useAsSessionId = (id: string) => createHmac('sha256', signingKey).update(id).digest()
+  const smallerOfTwo = (build: () => string[]) => Math.min(retainedHeapBytes(build), retainedHeapBytes(build))
+  const kept = smallerOfTwo(() => {
+    const out: string[] = []
+    for (let i = 0; i < sizes.memory; i++) {
+      const id = generate()
+      if (i % sizes.keepEvery === 0) out.push(id)
+    }
+    for (const id of out) useAsSessionId(id)
+    return out
+  })
+  const template = generate()
+  const standalone = smallerOfTwo(() => {
+    const out: string[] = []
+    // Buffer round trip yields a fresh, flat (sequential) string: the cheapest a survivor can be.
+    for (let i = 0; i < survivors; i++) out.push(Buffer.from(template, 'latin1').toString('latin1'))
+    for (const id of out) useAsSessionId(id)
+    return out
+  })
+  const limit = 2 * standalone + 16 * 1024
+  assert.ok(
+    kept <= limit,
+    `${survivors} surviving IDs retain ${kept} bytes; as standalone strings they need ${standalone} (limit ${limit})`,
+  )
+}
+
+/** The generator loads and works in a worker thread, and the worker's IDs never collide with ours. */
+export const worksInWorker: IdCheck = async ({ factory, workerModule, workerExport, sizes }) => {
+  assert.ok(workerModule, 'declare workerModule (the built module a worker can import) to run this check')
+  const generate = factory()
+  const [fromWorker, local] = [
+    await idsFromWorker(workerModule, workerExport, sizes.worker),
+    draw(generate, sizes.sample),
+  ]
+  assertWellFormed(generate, fromWorker)
+  const all = new Set([...local, ...fromWorker])
+  assert.equal(
+    all.size,
+    local.length + fromWorker.length,
+    'the worker produced IDs that collide with the main thread or each other',
+  )
+}
+
+/** Many async tasks interleaving calls across awaits, microtasks and timers get unique, well-formed IDs. */
+export const asyncInterleaving: IdCheck = async ({ factory, sizes }) => {
+  const generate = factory()
+  const yields = [
+    () => Promise.resolve(),
+    () => new Promise<void>((r) => setImmediate(r)),
+    () => new Promise<void>((r) => setTimeout(r, 0)),
+  ]
+  const task = async (t: number): Promise<string[]> => {
+    const ids: string[] = []
+    for (let i = 0; i < sizes.idsPerTask; i++) {
+      ids.push(generate())
+      if ((i + t) % 7 === 0) await (yields[(i + t) % yields.length] as () => Promise<void>)()
+    }
+    return ids
+  }
+  const ids = (await Promise.all(Array.from({ length: sizes.asyncTasks }, (_, t) => task(t)))).flat()
+  assertWellFormed(generate, ids)
+  assert.equal(new Set(ids).size, ids.length, 'interleaved async callers received duplicate IDs')
+}
+
+export const idChecks = {
+  format,
+  uniqueness,
+  noByteReuse,
+  uniformity,
+  independence,
+  retainedMemory,
+  worksInWorker,
+  asyncInterleaving,
+} as const satisfies Record<string, IdCheck>

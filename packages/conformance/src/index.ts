@@ -1,0 +1,7 @@
+export * from './hashers/index.js'
+export { collectGarbage, retainedHeapBytes } from './heap.js'
+export * from './ids/checks.js'
+export * from './ids/options.js'
+export * from './ids/suite.js'
+export { chiSquareSurvival, chiSquareUniform } from './stats.js'
+export type { TestFunction } from './test-function.js'

@@ -1,0 +1,87 @@
+import { randomFillSync } from 'node:crypto'
+import {
+  BASE64URL_ALPHABET,
+  base64urlLength,
+  checkIdBytes,
+  DEFAULT_ID_BYTES,
+  defineIdGenerator,
+  type IdGenerator,
+  InvalidOptionError,
+} from '@authlab/core'
+
+export interface FastIdOptions {
+  /** Equivalent random bytes per ID, a multiple of 3 (default 24 → 32 characters, 192 bits). */
+  bytes?: number
+  /** Bytes of CSPRNG output fetched per refill (default 16 KiB: 512 IDs per call into OpenSSL). */
+  poolBytes?: number
+}
+
+/**
+ * Maps a random byte to a base64url character code through its low 6 bits. Every 6-bit value is hit
+ * by exactly 4 of the 256 bytes, so each character stays uniform (no modulo bias) and carries 6 bits.
+ */
+const CHAR_CODE_OF_BYTE = Uint8Array.from({ length: 256 }, (_, byte) =>
+  BASE64URL_ALPHABET.charCodeAt(byte & 63),
+)
+
+/**
+ * Why it is fast, and why it is still safe:
+ * - Randomness comes from one `crypto.randomFillSync` per 16 KiB (OpenSSL's CSPRNG, ~5 GB/s here), so
+ *   its cost per ID is a few nanoseconds; a consumed byte is never handed out twice.
+ * - The string is built by one `String.fromCharCode` call with the 32 character codes as arguments,
+ *   unrolled by code generation. That yields a flat, sequential V8 string in one builtin call: no C++
+ *   transition per ID (as `Buffer#toString` costs @fastify/session's pool), no concatenation chain,
+ *   and — unlike slicing a pre-encoded pool string — no sliced string that pins the whole pool in
+ *   memory for as long as one session survives.
+ * The price: 8 random bits are fetched per 6-bit character (33 % more CSPRNG output than base64), and
+ * pooled bytes sit in process memory until used, exactly as in @fastify/session's and nanoid's pools.
+ */
+export function createIdGenerator({
+  bytes = DEFAULT_ID_BYTES,
+  poolBytes = 16 * 1024,
+}: FastIdOptions = {}): IdGenerator {
+  checkIdBytes(bytes)
+  const length = base64urlLength(bytes)
+  if (
+    !Number.isSafeInteger(poolBytes) ||
+    poolBytes < length ||
+    poolBytes % length !== 0 ||
+    poolBytes > 1 << 24
+  ) {
+    throw new InvalidOptionError(
+      `poolBytes must be a multiple of ${length} up to 16 MiB, got ${String(poolBytes)}`,
+    )
+  }
+  const codes = Array.from({ length }, (_, k) => `c[p[i + ${k}]]`).join(', ')
+  const generate = new Function(
+    'c',
+    'fill',
+    'fromCharCode',
+    'poolBytes',
+    `const p = new Uint8Array(poolBytes)
+     let offset = poolBytes
+     return function generateId() {
+       if (offset === poolBytes) { fill(p); offset = 0 }
+       const i = offset
+       offset = i + ${length}
+       return fromCharCode(${codes})
+     }`,
+  )(CHAR_CODE_OF_BYTE, randomFillSync, String.fromCharCode, poolBytes) as () => string
+  return defineIdGenerator(
+    {
+      name: '@authlab/id-fast',
+      displayName: 'authlab fast',
+      wraps: `crypto.randomFillSync(${poolBytes}) pool → String.fromCharCode(${length} codes)`,
+      length,
+      alphabet: BASE64URL_ALPHABET,
+      entropyBits: length * 6,
+      randomness: `OS-seeded CSPRNG (crypto.randomFillSync), ${poolBytes}-byte pool, 6 of every 8 bits used`,
+      poolBytes,
+      runsOn: 'main-thread',
+    },
+    generate,
+  )
+}
+
+/** A ready 32-character generator: `session({ genid: generateId })` or `{ idGenerator: generateId }`. */
+export const generateId: IdGenerator = createIdGenerator()

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto'
+import {
+  BASE64URL_ALPHABET,
+  base64urlLength,
+  checkIdBytes,
+  DEFAULT_ID_BYTES,
+  defineIdGenerator,
+  type IdGenerator,
+} from '@authlab/core'
+
+export interface PooledBytesIdOptions {
+  /** Random bytes per ID, a multiple of 3 (default 24). */
+  bytes?: number
+  /** IDs drawn per `randomBytes` call (default 128: @fastify/session's pool of 24 << 7 bytes). */
+  idsPerRefill?: number
+}
+
+/**
+ * @fastify/session's default technique: one `randomBytes` call fills a pool for 128 IDs, and each ID
+ * is the base64url encoding of its own 24-byte slice. `Buffer#toString(enc, start, end)` builds a new
+ * flat string, so a surviving ID does not pin the pool; each ID still pays one call into C++.
+ * A fresh pool replaces the old one rather than being refilled in place, so bytes are never reused.
+ */
+export function createIdGenerator({
+  bytes = DEFAULT_ID_BYTES,
+  idsPerRefill = 128,
+}: PooledBytesIdOptions = {}): IdGenerator {
+  checkIdBytes(bytes)
+  const poolBytes = bytes * idsPerRefill
+  let pool = randomBytes(poolBytes)
+  let offset = 0
+  return defineIdGenerator(
+    {
+      name: '@authlab/id-pooled-bytes',
+      displayName: 'randomBytes pool (@fastify/session)',
+      wraps: `crypto.randomBytes(${poolBytes}) pool, toString('base64url', i, i + ${bytes})`,
+      length: base64urlLength(bytes),
+      alphabet: BASE64URL_ALPHABET,
+      entropyBits: bytes * 8,
+      randomness: `OS-seeded CSPRNG (crypto.randomBytes), ${poolBytes}-byte pool`,
+      poolBytes,
+      runsOn: 'main-thread',
+    },
+    () => {
+      if (offset === poolBytes) {
+        pool = randomBytes(poolBytes)
+        offset = 0
+      }
+      const start = offset
+      offset += bytes
+      return pool.toString('base64url', start, offset)
+    },
+  )
+}
+
+/** A ready 24-byte generator: `fastify.register(session, { idGenerator: generateId, ... })`. */
+export const generateId: IdGenerator = createIdGenerator()
