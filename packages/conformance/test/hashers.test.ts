@@ -216,6 +216,23 @@ describe('each hasher check fails on a deliberately broken hasher', () => {
       /expected ERR_AUTHLAB_INVALID_HASH, got Error/,
     ))
 
+  test('hostileHashes: an algorithm without built-in over-cap cases must bring its own', () =>
+    mustFail(
+      c.hostileHashes,
+      broken((h) => ({ info: { ...h.info, algorithm: 'pbkdf2-sha512' } })),
+      /no absurd-parameter cases for algorithm "pbkdf2-sha512"/,
+    ))
+  test('hostileHashes: own over-cap cases are used, and must be refused', () =>
+    mustFail(
+      c.hostileHashes,
+      {
+        absurdParams: (genuine) => [
+          { label: 'i=2000 (under the cap)', encoded: genuine.replace(/i=\d+/, 'i=2000') },
+        ],
+      },
+      /i=2000 \(under the cap\): expected ERR_AUTHLAB_PARAMETER_LIMIT, but it succeeded/,
+    ))
+
   test('needsRehash: never', () =>
     mustFail(
       c.needsRehash,

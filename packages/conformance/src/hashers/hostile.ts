@@ -43,6 +43,12 @@ const ABSURD: Record<string, readonly [label: string, edit: (h: string) => strin
   'pbkdf2-sha256': [['i=10^10', (h) => h.replace(/i=\d+/, 'i=10000000000')]],
 }
 
-export function absurdCases(algorithm: string, h: string): HostileCase[] | undefined {
-  return ABSURD[algorithm]?.map(([label, edit]) => ({ label, encoded: edit(h), code: LIMIT }))
+/** The built-in over-cap cases for `algorithm`, or the caller's own; undefined when neither exists. */
+export function absurdCases(
+  algorithm: string,
+  h: string,
+  own?: (genuine: string) => readonly { label: string; encoded: string }[],
+): HostileCase[] | undefined {
+  const cases = own ? own(h) : ABSURD[algorithm]?.map(([label, edit]) => ({ label, encoded: edit(h) }))
+  return cases?.map((c) => ({ ...c, code: LIMIT }))
 }

@@ -49,12 +49,21 @@ export interface HasherCheckOptions {
    * the hasher enforces exactly this, with PasswordPolicyError and never by silent truncation.
    */
   passwordPolicy?: PasswordPolicy
+  /**
+   * Over-cap variants of a genuine encoded hash, each of which `verify` must refuse with
+   * ParameterLimitError. Built in for bcrypt, scrypt, argon2id and pbkdf2-sha256; required for any
+   * other `info.algorithm`.
+   */
+  absurdParams?: (genuine: string) => readonly { label: string; encoded: string }[]
   bounds?: Partial<HasherBounds>
 }
 
 export interface ResolvedHasherCheckOptions
-  extends Required<Omit<HasherCheckOptions, 'bounds' | 'blockingParams' | 'passwordPolicy'>> {
+  extends Required<
+    Omit<HasherCheckOptions, 'bounds' | 'blockingParams' | 'passwordPolicy' | 'absurdParams'>
+  > {
   blockingParams: CostParams | undefined
+  absurdParams: HasherCheckOptions['absurdParams']
   passwordPolicy: PasswordPolicy
   bounds: HasherBounds
 }
@@ -65,6 +74,7 @@ export function resolveHasherOptions(options: HasherCheckOptions): ResolvedHashe
     cheapParams: options.cheapParams,
     strongerParams: options.strongerParams,
     blockingParams: options.blockingParams,
+    absurdParams: options.absurdParams,
     vectors: options.vectors ?? [],
     kdfVectors: options.kdfVectors ?? [],
     peers: options.peers ?? [],
