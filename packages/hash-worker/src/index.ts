@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   type AuthlabError,
@@ -26,8 +26,9 @@ export interface WorkerHasherOptions {
   /** Worker threads in the pool (default: `os.availableParallelism()`). */
   threads?: number
   /**
-   * Where bare strategy names are resolved from (default `process.cwd()`, like `node -e`). The package
-   * cannot use its own location: it ships as both ESM and CommonJS, which name their file differently.
+   * Where bare strategy names are resolved from. Default: the working directory (like `node -e`), then
+   * the main script's directory. The package cannot use its own location: it ships as both ESM and
+   * CommonJS, which name their own file differently.
    */
   resolveFrom?: string
 }
@@ -53,26 +54,22 @@ export function createHasher({
   strategy = '@authlab/hash-wasm',
   options = {},
   threads = availableParallelism(),
-  resolveFrom = process.cwd(),
+  resolveFrom,
 }: WorkerHasherOptions = {}): WorkerHasher {
   if (!Number.isSafeInteger(threads) || threads < 1) {
     throw new InvalidOptionError(`threads must be a positive integer, got ${String(threads)}`)
   }
-  const requireFrom = createRequire(join(resolveFrom, 'noop.js'))
-  const resolve = (specifier: string) => {
-    try {
-      return requireFrom.resolve(specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier)
-    } catch (cause) {
-      throw new InvalidOptionError(`cannot resolve ${specifier} from ${resolveFrom}`, { cause })
-    }
-  }
+  const resolve = resolverFrom(resolveFrom ? [resolveFrom] : defaultBases())
   const module = resolve(strategy)
   // The same module and options on this thread give `info` and the cheap, synchronous `needsRehash`.
-  const local = (requireFrom(module) as { createHasher?(options: unknown): PasswordHasher }).createHasher?.(
-    options,
-  )
+  // `module` is absolute (or a builtin), so any base loads it.
+  const exports = createRequire(join(process.cwd(), 'noop.js'))(module) as {
+    createHasher?(options: unknown): PasswordHasher
+  }
+  const local = exports.createHasher?.(options)
   if (!local) throw new InvalidOptionError(`${strategy} does not export createHasher(options)`)
-  const workerFile = resolve('@authlab/hash-worker/worker')
+  // worker.js sits next to this package's CommonJS entry point (dist/cjs/index.js).
+  const workerFile = join(dirname(resolve('@authlab/hash-worker')), 'worker.js')
 
   // Started on first use, so importing the package (and its default `hasher`) spawns no threads.
   let pool: Piscina<WorkerTask, WorkerResult> | undefined
@@ -104,6 +101,26 @@ export function createHasher({
     },
   }
   return Object.freeze(hasher)
+}
+
+function defaultBases(): string[] {
+  const main = process.argv[1]
+  return main ? [process.cwd(), dirname(main)] : [process.cwd()]
+}
+
+/** Resolves a package name, absolute path or file URL, as `require.resolve` would from the first base that has it. */
+function resolverFrom(bases: readonly string[]): (specifier: string) => string {
+  return (specifier) => {
+    const target = specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier
+    for (const base of bases) {
+      try {
+        return createRequire(join(base, 'noop.js')).resolve(target)
+      } catch {
+        // not installed where this base can see it: try the next base
+      }
+    }
+    throw new InvalidOptionError(`cannot resolve ${specifier} from ${bases.join(' or ')}`)
+  }
 }
 
 /** argon2id (hash-wasm, OWASP parameters) on one worker per core; call `hasher.close()` on shutdown. */

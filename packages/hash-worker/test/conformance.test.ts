@@ -3,7 +3,6 @@ import {
   BCRYPT_VECTORS,
   type CostParams,
   hasherSuite,
-  SCRYPT_KDF_VECTORS,
   SCRYPT_VECTORS,
 } from '@authlab/conformance'
 import { BCRYPT_PASSWORD_POLICY } from '@authlab/core'
