@@ -23,6 +23,11 @@ export interface WorkerHasherOptions {
   strategy?: string
   /** Passed to the strategy's `createHasher` in every worker (and on this thread, for `info`/`needsRehash`). */
   options?: Record<string, unknown>
+  /**
+   * Any other key is a strategy option too, so cost keys work as for every hasher (the bench app's
+   * contract): `createHasher({ cost: 12 })` equals `createHasher({ options: { cost: 12 } })`.
+   */
+  [strategyOption: string]: unknown
   /** Worker threads in the pool (default: `os.availableParallelism()`). */
   threads?: number
   /**
@@ -52,10 +57,12 @@ const ERRORS: Record<AuthlabErrorCode, new (message: string) => AuthlabError> = 
  */
 export function createHasher({
   strategy = '@authlab/hash-wasm',
-  options = {},
+  options: nested = {},
   threads = availableParallelism(),
   resolveFrom,
+  ...direct
 }: WorkerHasherOptions = {}): WorkerHasher {
+  const options = { ...nested, ...direct }
   if (!Number.isSafeInteger(threads) || threads < 1) {
     throw new InvalidOptionError(`threads must be a positive integer, got ${String(threads)}`)
   }

@@ -23,6 +23,21 @@ test('close() ends the threads; a later call starts a fresh pool with the same h
   await hasher.close()
 })
 
+test("top-level keys are strategy options, like every hasher's cost keys", async () => {
+  const hasher = createHasher({ algorithm: 'bcrypt', cost: 4, threads: 1 })
+  try {
+    expect(hasher.info).toMatchObject({ algorithm: 'bcrypt', params: { cost: 4 }, runsOn: 'worker' })
+    expect(await jsBcrypt({ cost: 4 }).verify(await hasher.hash('direct'), 'direct')).toBe(true)
+    expect(
+      createHasher({ options: { cost: 5 }, cost: 6, strategy: '@authlab/hash-bcryptjs' }).info.params,
+    ).toEqual({
+      cost: 6,
+    })
+  } finally {
+    await hasher.close()
+  }
+})
+
 test('an unclosed pool does not keep the process alive', () => {
   // A child process hashes with the default hasher, never calls close(), and must exit by itself.
   const script =
