@@ -38,8 +38,8 @@ export type BcryptEngine = (password: Uint8Array, cost: number, salt: Uint8Array
 /**
  * A PasswordHasher around a bcrypt engine, so the policy, the hostile-hash checks, the `$2b$` output and
  * the constant-time comparison are the same code in every authlab bcrypt package. Verification recomputes
- * the checksum with the stored cost and salt and compares it here, instead of trusting each library's
- * own compare (some compare with `===`).
+ * the checksum with the stored cost and salt and compares it here, so every package compares the same
+ * way instead of each library's own compare deciding.
  */
 export function createBcryptHasher(
   describe: Pick<PasswordHasherInfo, 'name' | 'displayName' | 'wraps' | 'runsOn'>,
