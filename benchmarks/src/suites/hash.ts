@@ -32,13 +32,13 @@ async function time(hasher: PasswordHasher, budget: Budget): Promise<Timing> {
 }
 
 /** Defaults first, then each cost-equalised setting with every implementation of its algorithm. */
-function entriesOf(hashers: readonly HashCandidate[], budget: Budget): Entry[] {
+function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: string[]): Entry[] {
   const entries: Entry[] = []
   for (const candidate of hashers) {
     try {
       entries.push({ group: 'defaults', candidate, hasher: candidate.create() })
-    } catch {
-      // A package whose defaults cannot be built is reported by its own tests; nothing to time here.
+    } catch (error) {
+      notes.push(`${candidate.id}: its defaults cannot be built (${(error as Error).message})`)
     }
   }
   for (const setting of COST_SETTINGS.filter((s) => budget.allSettings || s.quick)) {
@@ -55,13 +55,13 @@ export const hashSuite: Suite = {
   description:
     'Time per hash and per verify of every hasher, at its defaults and at cost-equalised settings, as a ratio to the native implementation of the same algorithm.',
   async run(candidates, ctx) {
-    const entries = entriesOf(candidates.hashers, ctx.budget)
+    const notes: string[] = []
+    const entries = entriesOf(candidates.hashers, ctx.budget, notes)
     // One measurement per distinct (package, parameters): a setting equal to a package's defaults reuses it.
     const keyOf = (e: Entry) => `${e.candidate.id} ${describeParams(e.hasher)}`
     const distinct = new Map(entries.map((e) => [keyOf(e), e]))
     ctx.progress.plan(distinct.size)
     const timings = new Map<string, Timing>()
-    const notes: string[] = []
     for (const [key, entry] of distinct) {
       ctx.progress.step(`${entry.candidate.label} (${describeParams(entry.hasher)})`)
       try {
