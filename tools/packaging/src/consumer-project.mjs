@@ -1,19 +1,25 @@
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { REPO_ROOT, readManifest } from './workspace.mjs'
+import { REPO_ROOT } from './workspace.mjs'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/consumer/', import.meta.url))
 
-/** Registry versions the consumer installs: the repository's own pins where it has them. */
+/**
+ * Registry packages the consumer installs, at the versions the workspace lockfile holds: the same
+ * ones the workspace is tested with, and already in the npm cache after `npm ci`.
+ */
 function consumerDependencies() {
-  const rootDev = readManifest(REPO_ROOT).devDependencies ?? {}
-  return {
-    express: '5.3.0',
-    'express-session': '1.19.0',
-    typescript: rootDev.typescript,
-    '@types/node': rootDev['@types/node'],
-  }
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8'))
+  const names = ['express', 'express-session', 'typescript', '@types/node']
+  return Object.fromEntries(
+    names.map((name) => {
+      const version = lock.packages[`node_modules/${name}`]?.version
+      if (!version)
+        throw new Error(`${name} is not in package-lock.json: the consumer pins what the workspace uses`)
+      return [name, version]
+    }),
+  )
 }
 
 /**
