@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -10,7 +10,7 @@ import { kindOf, publishablePackages } from '../src/workspace.mjs'
 
 // Issue 7: pack every publishable package, install the tarballs into one fresh project outside the
 // workspace (registry dependencies only), then use them from require, import, TypeScript and a
-// real express app over HTTP. One install for the whole file keeps it well under a minute warm.
+// real express app over HTTP. One install for the whole file, from the npm cache `npm ci` warmed.
 const workspacePackages = publishablePackages()
 const root = mkdtempSync(join(tmpdir(), 'authlab-consumer-'))
 const consumer = join(root, 'app')
@@ -23,7 +23,7 @@ beforeAll(() => {
     if (!tarball) throw new Error(`npm pack produced no tarball for ${pkg.manifest.name}`)
     packages.push({ name: pkg.manifest.name, kind: kindOf(pkg), tarball })
   }
-  execFileSync('mkdir', [consumer])
+  mkdirSync(consumer)
   writeConsumerProject(consumer, packages)
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: consumer,
@@ -39,9 +39,12 @@ interface LoadResult {
   error?: string
 }
 
+/** Runs a check script; a warning on stderr (e.g. Node's ExperimentalWarning for require(esm)) fails it. */
 function runCheck(script: string): LoadResult[] {
   const list = JSON.stringify(packages.map(({ name, kind }) => ({ name, kind })))
-  return JSON.parse(execFileSync(process.execPath, [script, list], { cwd: consumer, encoding: 'utf8' }))
+  const check = spawnSync(process.execPath, [script, list], { cwd: consumer, encoding: 'utf8' })
+  expect(check.stderr, `${script} printed to stderr`).toBe('')
+  return JSON.parse(check.stdout)
 }
 
 /** One line per package that failed to load, resolved to the wrong build, or exported nothing. */
