@@ -1,5 +1,4 @@
-import type { IdGenerator, PasswordHasher } from '@authlab/core'
-import { InvalidOptionError } from '@authlab/core'
+import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
 import { isBaseline } from './baselines.js'
 import { ID_REFERENCES } from './references.js'
 import type { Candidates, HashCandidate, IdCandidate, LoadedPackage, StretchCandidate } from './types.js'

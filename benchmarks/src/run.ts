@@ -71,13 +71,11 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   const cores = availableParallelism()
   const records: SuiteRecord[] = []
   for (const suite of options.suites) {
-    const ctx = {
-      budget: options.budget,
-      progress: options.progress(suite.name),
-      maxRme: options.maxRme,
-      cores,
-    }
+    const progress = options.progress(suite.name)
+    const ctx = { budget: options.budget, progress, maxRme: options.maxRme, cores }
+    const started = performance.now()
     const { rows, notes } = await suite.run(candidates, ctx)
+    progress.note(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
     const record = { name: suite.name, description: suite.description, notes, rows }
     records.push(record)
     options.stdout(renderTerminal(record, options.color))

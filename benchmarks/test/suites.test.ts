@@ -1,0 +1,138 @@
+import type { PasswordHasher, RunsOn } from '@authlab/core'
+import { describe, expect, test } from 'vitest'
+import { NATIVE_HASHERS } from '../src/baselines.js'
+import { noiseFlags, ratioTo } from '../src/ratio.js'
+import { concurrencyLevels, concurrencySuite, projectedRoundMs } from '../src/suites/concurrency.js'
+import { hashSuite } from '../src/suites/hash.js'
+import { lagSuite } from '../src/suites/lag.js'
+import { benchmarkJsLine, stretchSuite } from '../src/suites/stretch.js'
+import type { Candidates, HashCandidate, SuiteContext } from '../src/types.js'
+import { silentProgress, TINY } from './fixtures.js'
+
+/**
+ * Synthetic hashers: instant, self-describing, honouring their cost options the way core's builders
+ * do (option keys = info.params keys). They exercise every code path of the hashing suites; the
+ * figures they produce are not checked (no timing assertions).
+ */
+function syntheticHasher(
+  id: string,
+  algorithm: string,
+  runsOn: RunsOn,
+  defaults: Record<string, number>,
+): HashCandidate {
+  const create = (options: Record<string, unknown> = {}): PasswordHasher => {
+    if ('algorithm' in options && options.algorithm !== algorithm) throw new Error('other algorithm')
+    const params = Object.fromEntries(
+      Object.keys(defaults).map((k) => [k, (options[k] as number) ?? defaults[k]]),
+    )
+    const encoded = `$${algorithm}$${Object.values(params).join(',')}$x`
+    return {
+      info: { name: id, displayName: `${id} (synthetic)`, wraps: 'nothing', algorithm, runsOn, params },
+      hash: async () => encoded,
+      verify: async (stored) => stored === encoded,
+      needsRehash: () => false,
+      ...({ derive: async () => new Uint8Array(32) } as object),
+    }
+  }
+  return { id, label: `${id} (synthetic)`, create }
+}
+
+const native = syntheticHasher(NATIVE_HASHERS.bcrypt ?? '', 'bcrypt', 'threadpool', { cost: 10 })
+const pureJs = syntheticHasher('syn-bcrypt-js', 'bcrypt', 'main-thread', { cost: 10 })
+const scrypt = syntheticHasher(NATIVE_HASHERS.scrypt ?? '', 'scrypt', 'threadpool', { ln: 17, r: 8, p: 1 })
+const pbkdf2 = syntheticHasher(NATIVE_HASHERS['pbkdf2-sha256'] ?? '', 'pbkdf2-sha256', 'threadpool', {
+  iterations: 600_000,
+})
+const candidates: Candidates = {
+  ids: [],
+  hashers: [native, pureJs, scrypt, pbkdf2],
+  stretch: [
+    {
+      id: 'syn-stretch',
+      label: 'syn-stretch',
+      exports: {
+        createStretcher: () => ({ info: { displayName: 'chain' }, stretch: async () => new Uint8Array(64) }),
+      },
+    },
+  ],
+}
+const ctx: SuiteContext = { budget: TINY, progress: silentProgress(), maxRme: 10, cores: 2 }
+
+describe('pure helpers', () => {
+  test('concurrency levels are 1, cores, 4×cores and 32 without repeats', () => {
+    expect(concurrencyLevels(2)).toEqual([1, 2, 8, 32])
+    expect(concurrencyLevels(8)).toEqual([1, 8, 32])
+  })
+  test('a main-thread strategy is projected to run a round serially, the others over the cores', () => {
+    expect(projectedRoundMs(100, 32, 'main-thread', 2)).toBe(3200)
+    expect(projectedRoundMs(100, 32, 'threadpool', 2)).toBe(1600)
+  })
+  test('ratios are oriented so > 1 is better, with quadrature error', () => {
+    expect(ratioTo('b', { value: 50, rme: 3 }, { value: 100, rme: 4 }, false)).toEqual({
+      baseline: 'b',
+      value: 2,
+      rme: 5,
+    })
+    expect(ratioTo('b', { value: 50, rme: 3 }, { value: 100, rme: 4 }, true).value).toBe(0.5)
+    expect(noiseFlags(12.34, 10)).toEqual(['noisy: rme 12.3% > 10%'])
+    expect(noiseFlags(9, 10)).toEqual([])
+  })
+  test('Benchmark.js-style line', () => {
+    const m = { mean: 250, p50: 250, p99: 260, min: 240, max: 260, rme: 1.234, samples: 12 }
+    expect(benchmarkJsLine(m)).toBe('4.00 ops/sec ±1.23% (12 runs sampled)')
+    expect(benchmarkJsLine({ ...m, mean: 0.5 })).toBe('2,000 ops/sec ±1.23% (12 runs sampled)')
+  })
+})
+
+describe('hashing suites on synthetic hashers', () => {
+  test('hash: defaults and cost-equalised groups, ratios to the native implementation, shared measurements', async () => {
+    const { rows } = await hashSuite.run(candidates, ctx)
+    const groups = [...new Set(rows.map((r) => r.group))]
+    expect(groups).toEqual([
+      'defaults · hash',
+      'bcrypt cost 10 · hash',
+      'scrypt N=2^15 r=8 p=1 · hash',
+      'PBKDF2-SHA256 600k · hash',
+      'defaults · verify',
+      'bcrypt cost 10 · verify',
+      'scrypt N=2^15 r=8 p=1 · verify',
+      'PBKDF2-SHA256 600k · verify',
+    ])
+    const jsAtTen = rows.find((r) => r.group === 'bcrypt cost 10 · hash' && r.candidate === 'syn-bcrypt-js')
+    expect(jsAtTen?.ratios[0]?.baseline).toBe(`${NATIVE_HASHERS.bcrypt} (synthetic)`)
+    expect(jsAtTen?.flags).toContain('same measurement as defaults')
+    expect(rows.find((r) => r.group === 'scrypt N=2^15 r=8 p=1 · hash')?.details.params).toBe(
+      'scrypt ln=15 r=8 p=1',
+    )
+  })
+
+  test('lag: one row per hasher with delay, ticks and utilization', async () => {
+    const { rows } = await lagSuite.run(candidates, ctx)
+    expect(rows.map((r) => r.candidate)).toEqual(candidates.hashers.map((h) => h.id))
+    expect(Object.keys(rows[0]?.details ?? {})).toEqual([
+      'p99 delay ms',
+      'ticks/hash',
+      'ms/hash',
+      'ELU %',
+      'hashes',
+      'params',
+      'runs on',
+    ])
+  })
+
+  test('concurrency: every K per hasher; K=1 is exactly 1/cores of the limit', async () => {
+    const { rows, notes } = await concurrencySuite.run({ ...candidates, hashers: [native] }, ctx)
+    expect(rows.map((r) => r.group)).toEqual(['K=1', 'K=2', 'K=8', 'K=32'])
+    expect(rows[0]?.ratios[0]).toMatchObject({ value: 0.5, rme: 0 })
+    expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
+  })
+
+  test('stretch: [1] PBKDF2 20k backends and the chain per scrypt backend', async () => {
+    const { rows } = await stretchSuite.run(candidates, ctx)
+    expect(rows.map((r) => [r.group, r.label])).toEqual([
+      ['[1] PBKDF2-SHA256 20,000 iterations', `${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic)`],
+      ['syn-stretch chain (scrypt N=2^16 r=8 p=1)', `[3] scrypt: ${NATIVE_HASHERS.scrypt} (synthetic)`],
+    ])
+    expect(rows[0]?.details['Benchmark.js']).toMatch(/ ops\/sec ±[\d.]+% \(\d+ runs sampled\)$/)
+  })
+})
