@@ -9,7 +9,7 @@ export interface ErrorReply {
  * large: 413, malformed JSON: 400) carry `status` or `statusCode` and keep it; everything else is a
  * 500 whose message is hidden unless `expose` is set, since it may describe the backend.
  */
-export function errorReply(error: unknown, expose: boolean): ErrorReply {
+export function errorReply(error: unknown, expose: boolean, onError?: (error: unknown) => void): ErrorReply {
   const { status, statusCode, message } = (error ?? {}) as {
     status?: unknown
     statusCode?: unknown
@@ -18,5 +18,6 @@ export function errorReply(error: unknown, expose: boolean): ErrorReply {
   const code = typeof status === 'number' ? status : typeof statusCode === 'number' ? statusCode : 500
   const text = typeof message === 'string' ? message : String(error)
   if (code >= 400 && code < 500) return { status: code, body: { error: text } }
+  onError?.(error)
   return { status: 500, body: { error: expose ? text : 'internal server error' } }
 }

@@ -31,7 +31,7 @@ function destroy(request: Request): Promise<void> {
 
 /** The routes of issue 5 on Express 5 with express-session; `GET /health` is mounted before the session. */
 export function createExpressApp(options: SessionServerOptions): Express {
-  const { generateId, users, secret, store, maxAgeMs, exposeErrors } = resolveServerOptions(options)
+  const { generateId, users, secret, store, maxAgeMs, exposeErrors, onError } = resolveServerOptions(options)
   const app = express()
   app.disable('x-powered-by')
   app.get('/health', (_request, response) => {
@@ -86,11 +86,15 @@ export function createExpressApp(options: SessionServerOptions): Express {
   })
 
   app.use(withSession)
-  const onError: ErrorRequestHandler = (error, _request, response, _next) => {
-    const { status, body } = errorReply(error, exposeErrors)
+  const handleError: ErrorRequestHandler = (error, _request, response, next) => {
+    const { status, body } = errorReply(error, exposeErrors, onError)
+    // express-session reports a failed save after it has sent the response; there is nothing left to
+    // answer. A response cut off midway goes to Express's default handler, which closes the socket.
+    if (response.writableEnded) return
+    if (response.headersSent) return next(error)
     response.status(status).json(body)
   }
-  app.use(onError)
+  app.use(handleError)
   return app
 }
 

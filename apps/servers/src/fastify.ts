@@ -24,13 +24,13 @@ export async function createFastifyApp(
   options: SessionServerOptions,
   { maxHeaderSize }: Pick<ListenOptions, 'maxHeaderSize'> = {},
 ): Promise<FastifyInstance> {
-  const { generateId, users, secret, store, maxAgeMs, exposeErrors } = resolveServerOptions(options)
+  const { generateId, users, secret, store, maxAgeMs, exposeErrors, onError } = resolveServerOptions(options)
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     serverFactory: (handler) => createServer({ maxHeaderSize }, handler),
   })
   app.setErrorHandler((error, _request, reply) => {
-    const { status, body } = errorReply(error, exposeErrors)
+    const { status, body } = errorReply(error, exposeErrors, onError)
     return reply.code(status).send(body)
   })
   app.get('/health', async () => ({ status: 'ok' }))

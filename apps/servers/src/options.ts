@@ -43,14 +43,27 @@ export interface SessionServerOptions {
    * details); the store matrix turns it on to report why a store failed.
    */
   exposeErrors?: boolean
+  /**
+   * Called with every server-side (5xx) error, including those express-session reports only after the
+   * response has gone out (a failed `store.set` at the end of a request: expressjs/session index.js).
+   */
+  onError?: (error: unknown) => void
 }
 
-export type ResolvedServerOptions = Required<Omit<SessionServerOptions, 'store'>> &
-  Pick<SessionServerOptions, 'store'>
+export type ResolvedServerOptions = Required<Omit<SessionServerOptions, 'store' | 'onError'>> &
+  Pick<SessionServerOptions, 'store' | 'onError'>
 
 /** Validates once, for both frameworks, so a bad option fails the same way in each. */
 export function resolveServerOptions(options: SessionServerOptions): ResolvedServerOptions {
-  const { generateId, users, secret, store, maxAgeMs = DEFAULT_MAX_AGE_MS, exposeErrors = false } = options
+  const {
+    generateId,
+    users,
+    secret,
+    store,
+    maxAgeMs = DEFAULT_MAX_AGE_MS,
+    exposeErrors = false,
+    onError,
+  } = options
   if (typeof generateId !== 'function')
     throw new InvalidOptionError('generateId must be a synchronous function')
   if (typeof users?.verify !== 'function') throw new InvalidOptionError('users must be a UserDirectory')
@@ -60,5 +73,7 @@ export function resolveServerOptions(options: SessionServerOptions): ResolvedSer
   if (!Number.isSafeInteger(maxAgeMs) || maxAgeMs < 1000) {
     throw new InvalidOptionError(`maxAgeMs must be an integer of at least 1000, got ${String(maxAgeMs)}`)
   }
-  return { generateId, users, secret, store, maxAgeMs, exposeErrors }
+  if (onError !== undefined && typeof onError !== 'function')
+    throw new InvalidOptionError('onError must be a function')
+  return { generateId, users, secret, store, maxAgeMs, exposeErrors, onError }
 }

@@ -1,0 +1,173 @@
+import type { ClientResponse, Framework } from '@authlab/servers'
+import { describeReply, type Outcome, Steps } from './check.js'
+import { mapLimit, sleep } from './concurrency.js'
+import type { GeneratorUnderTest, StoreHarness } from './harness.js'
+
+export const LOGIN = { username: 'alice', password: 'correct horse battery staple' }
+
+export interface CellOptions {
+  /** Sessions created at once in the "nothing lost under load" check (issue 6: 1,000). */
+  readonly sessionsUnderLoad: number
+  /** Requests in flight per cell during that check. */
+  readonly loadConcurrency: number
+}
+
+/** Every check of issue 6 for one generator × store × framework; the first failing step is the outcome. */
+export async function checkCell(
+  harness: StoreHarness,
+  generator: GeneratorUnderTest,
+  framework: Framework,
+  options: CellOptions,
+): Promise<Outcome> {
+  const key = generator.key
+  const send = (request: Parameters<StoreHarness['request']>[2] = {}, on: Framework = framework) =>
+    harness.request(on, key, request)
+  const other = harness.frameworks.find((f) => f !== framework) ?? framework
+
+  const flow = Steps.outcome(async (steps) => {
+    const created = await steps.run('create', async () => {
+      const reply = await send()
+      steps.expect(reply.status === 200, describeReply(reply))
+      steps.expect(
+        harness.switch.hasIssued(key, reply.json?.id),
+        `replied ID ${String(reply.json?.id)} was not generated`,
+      )
+      steps.expect(reply.sessionCookie !== undefined, 'no session cookie set')
+      return { id: reply.json?.id as string, cookie: reply.sessionCookie }
+    })
+
+    await steps.run('read back', async () => {
+      const reply = await send({ cookie: created.cookie })
+      steps.expect(reply.json?.id === created.id && reply.json?.visits === 2, `got ${describeSession(reply)}`)
+    })
+
+    await steps.run('ID in backend', async () => {
+      const stored = await harness.main.storedIds()
+      steps.expect(stored.includes(created.id), harness.explainMissing(created.id, stored))
+    })
+
+    await steps.run(`cookie read by ${other}`, async () => {
+      const reply = await send({ cookie: created.cookie }, other)
+      steps.expect(reply.json?.id === created.id && reply.json?.visits === 3, `got ${describeSession(reply)}`)
+    })
+
+    const login = await steps.run('regenerate', async () => {
+      const reply = await send({ method: 'POST', path: '/login', cookie: created.cookie, body: LOGIN })
+      steps.expect(reply.status === 200, describeReply(reply))
+      const id = reply.json?.id
+      steps.expect(id !== created.id && harness.switch.hasIssued(key, id), `new ID ${String(id)}`)
+      const stored = await harness.main.storedIds()
+      steps.expect(stored.includes(id as string), `new ID: ${harness.explainMissing(id as string, stored)}`)
+      steps.expect(!stored.includes(created.id), 'the pre-login ID is still in the backend')
+      const replay = await send({ cookie: created.cookie })
+      steps.expect(replay.json?.id !== created.id, 'the pre-login cookie is still accepted')
+      return { id: id as string, cookie: reply.sessionCookie }
+    })
+
+    await steps.run('destroy', async () => {
+      const reply = await send({ method: 'POST', path: '/logout', cookie: login.cookie })
+      steps.expect(reply.status === 204, describeReply(reply))
+      steps.expect(!(await harness.main.storedIds()).includes(login.id), 'the ID is still in the backend')
+      const me = await send({ path: '/me', cookie: login.cookie })
+      steps.expect(me.status === 401, `the destroyed session still answers /me (${describeReply(me)})`)
+    })
+  })
+  // Independent of the flow above (own sessions; the expiry checks on their own namespace), so they run
+  // alongside it: the expiry check is mostly waiting.
+  const expiry = Steps.outcome((steps) =>
+    checkExpiry(steps, harness, (request) => send({ ...request, namespace: 'expiring' })),
+  )
+  const load = Steps.outcome((steps) => checkLoad(steps, harness, key, send, options))
+  return firstFailure(await Promise.all([flow, expiry, load]))
+}
+
+function firstFailure(outcomes: readonly Outcome[]): Outcome {
+  return outcomes.find((outcome) => !outcome.ok) ?? { ok: true }
+}
+
+/**
+ * Touching (a request that does not modify the session) every third of the max age keeps a session past
+ * its max age (rolling); then an idle max age, plus one second for stores that keep expiry in whole
+ * seconds (express-mysql-session, connect-redis TTLs, SQLite datetime()), removes it.
+ */
+async function checkExpiry(
+  steps: Steps,
+  harness: StoreHarness,
+  send: (request?: Parameters<StoreHarness['request']>[2]) => Promise<ClientResponse>,
+): Promise<void> {
+  const maxAge = harness.expiringMaxAgeMs
+  const session = await steps.run('rolling', async () => {
+    const first = await send()
+    steps.expect(first.status === 200, describeReply(first))
+    for (let elapsed = 0; elapsed <= maxAge; elapsed += maxAge / 3) {
+      await sleep(maxAge / 3)
+      const touch = await send({ path: '/me', cookie: first.sessionCookie })
+      steps.expect(touch.status === 401, `touch: ${describeReply(touch)}`)
+    }
+    const reply = await send({ cookie: first.sessionCookie })
+    steps.expect(
+      reply.json?.id === first.json?.id && reply.json?.visits === 2,
+      `expired early: ${describeSession(reply)}`,
+    )
+    return { id: first.json?.id, cookie: reply.sessionCookie }
+  })
+  await steps.run('expiry', async () => {
+    await sleep(maxAge + 1000)
+    const reply = await send({ cookie: session.cookie })
+    steps.expect(
+      reply.json?.id !== session.id && reply.json?.visits === 1,
+      `still alive: ${describeSession(reply)}`,
+    )
+  })
+}
+
+/** 1,000 sessions created concurrently, each read back, then destroyed: counts must match exactly. */
+async function checkLoad(
+  steps: Steps,
+  harness: StoreHarness,
+  key: string,
+  send: (request?: Parameters<StoreHarness['request']>[2]) => Promise<ClientResponse>,
+  { sessionsUnderLoad: count, loadConcurrency: limit }: CellOptions,
+): Promise<void> {
+  const indices = Array.from({ length: count }, (_, index) => index)
+  const sessions = await steps.run(`${count} concurrent: create`, async () => {
+    const replies = await mapLimit(indices, limit, () => send())
+    const failed = replies.filter((reply) => reply.status !== 200)
+    steps.expect(
+      failed.length === 0,
+      `${failed.length} failed, first ${describeReply(failed[0] ?? replies[0]!)}`,
+    )
+    const ids = new Set(replies.map((reply) => reply.json?.id as string))
+    steps.expect(ids.size === count, `${ids.size} distinct IDs for ${count} sessions`)
+    const issued = [...ids].filter((id) => harness.switch.hasIssued(key, id)).length
+    steps.expect(issued === count, `${count - issued} IDs were not generated by ${key}`)
+    return replies.map((reply) => ({ id: reply.json?.id as string, cookie: reply.sessionCookie }))
+  })
+  await steps.run(`${count} concurrent: in backend`, async () => {
+    const stored = new Set(await harness.main.storedIds())
+    const found = sessions.filter((s) => stored.has(s.id)).length
+    steps.expect(found === count, `${found} of ${count} in the backend`)
+  })
+  await steps.run(`${count} concurrent: read back`, async () => {
+    const replies = await mapLimit(sessions, limit, (s) => send({ cookie: s.cookie }))
+    const same = replies.filter(
+      (reply, i) => reply.json?.id === sessions[i]?.id && reply.json?.visits === 2,
+    ).length
+    steps.expect(same === count, `${same} of ${count} read back`)
+  })
+  await steps.run(`${count} concurrent: destroy`, async () => {
+    const replies = await mapLimit(sessions, limit, (s) =>
+      send({ method: 'POST', path: '/logout', cookie: s.cookie }),
+    )
+    const destroyed = replies.filter((reply) => reply.status === 204).length
+    steps.expect(destroyed === count, `${destroyed} of ${count} destroyed`)
+    const stored = new Set(await harness.main.storedIds())
+    const left = sessions.filter((s) => stored.has(s.id)).length
+    steps.expect(left === 0, `${left} of ${count} still in the backend`)
+  })
+}
+
+function describeSession(reply: ClientResponse): string {
+  if (reply.status !== 200) return describeReply(reply)
+  return `ID ${String(reply.json?.id)}, visits ${String(reply.json?.visits)}`
+}

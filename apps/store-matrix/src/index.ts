@@ -1,0 +1,22 @@
+export { type CellOptions, checkCell, LOGIN } from './cell.js'
+export { CheckFailure, type Outcome } from './check.js'
+export { CHART_LENGTHS, createFixedLengthGenerator } from './fixed-length.js'
+export {
+  GENERATOR_HEADER,
+  GeneratorSwitch,
+  type GeneratorUnderTest,
+  openHarness,
+  type StoreHarness,
+} from './harness.js'
+export type { Latency } from './latency.js'
+export {
+  type CellReport,
+  type LengthReport,
+  type MatrixOptions,
+  runStore,
+  type StoreReport,
+  unreachableReport,
+} from './matrix.js'
+export { cellText, type MatrixResults, toMarkdown } from './report.js'
+export { isReachable, MARIADB, POSTGRES, REDIS, unreachableMessage } from './services.js'
+export * from './stores/index.js'

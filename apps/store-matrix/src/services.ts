@@ -1,0 +1,39 @@
+import { connect } from 'node:net'
+import type { Service } from './stores/backend.js'
+
+/** The start commands of GUIDE.md §2 (the ones .ci/run uses when a service is down). */
+export const REDIS: Service = {
+  name: 'Redis',
+  port: 6379,
+  start:
+    'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+}
+export const POSTGRES: Service = {
+  name: 'PostgreSQL',
+  port: 5432,
+  start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
+}
+export const MARIADB: Service = {
+  name: 'MariaDB',
+  port: 3306,
+  start: 'start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd',
+}
+
+/** True when something accepts TCP connections on 127.0.0.1:port within `timeoutMs`. */
+export function isReachable({ port }: Service, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, timeout: timeoutMs })
+    const finish = (reachable: boolean) => {
+      socket.destroy()
+      resolve(reachable)
+    }
+    socket.once('connect', () => finish(true))
+    socket.once('timeout', () => finish(false))
+    socket.once('error', () => finish(false))
+  })
+}
+
+/** What a run without the service says; under CI the same text fails the run. */
+export function unreachableMessage(service: Service): string {
+  return `${service.name} is not reachable on 127.0.0.1:${service.port}; start it with: ${service.start}`
+}

@@ -1,0 +1,111 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createHasher } from '@authlab/hash-bcryptjs'
+import { createUserDirectory } from '@authlab/servers'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { captureEnvironment } from '../../../benchmarks/src/env.js'
+import packageJson from '../package.json' with { type: 'json' }
+import {
+  CHART_LENGTHS,
+  cellText,
+  isReachable,
+  LOGIN,
+  type MatrixResults,
+  runStore,
+  STORES,
+  type StoreBackend,
+  type StoreReport,
+  toMarkdown,
+  unreachableReport,
+} from '../src/index.js'
+import { discoverGenerators, ROOT } from './generators.js'
+
+const FRAMEWORKS = ['express', 'fastify'] as const
+// Issue 6: server-backed stores run whenever reachable, and are required when CI is set.
+const REQUIRED = Boolean(process.env.CI)
+const STORE_TIMEOUT_MS = 10 * 60_000
+const RESULTS = join(import.meta.dirname, '../results')
+
+/**
+ * The whole matrix for one store: one test per generator × framework cell, per hostile-cookie run and per
+ * length-chart point. Each store has its own test file so Vitest spreads stores over the cores; each
+ * file records its store in results/stores/ and rebuilds the combined matrix from every recorded store.
+ */
+export async function storeMatrixSuite(backend: StoreBackend): Promise<void> {
+  const generators = await discoverGenerators()
+  const reachable = backend.service === undefined || (await isReachable(backend.service))
+
+  describe(backend.label, () => {
+    test('every ID package of the workspace is a row', () => {
+      expect(generators.map((g) => g.key)).toContain('@authlab/id-random-bytes')
+    })
+
+    let report: StoreReport
+    afterAll(() => recordReport(report, generators))
+
+    if (!reachable) {
+      report = unreachableReport(backend)
+      if (REQUIRED)
+        test(`${backend.service?.name} is reachable (required when CI is set)`, () =>
+          expect.fail(report.message))
+      return
+    }
+
+    beforeAll(async () => {
+      report = await runStore(backend, {
+        generators,
+        // Cost 4 (bcrypt's minimum): the matrix tests the session layer, not the hash cost.
+        users: await createUserDirectory(createHasher({ cost: 4 }), { [LOGIN.username]: LOGIN.password }),
+        secret: 'store-matrix-secret-of-at-least-32-chars',
+        frameworks: FRAMEWORKS,
+      })
+    }, STORE_TIMEOUT_MS)
+
+    const limit = backend.maxIdLength ?? Number.POSITIVE_INFINITY
+    const cells = generators.flatMap((generator) => FRAMEWORKS.map((framework) => ({ generator, framework })))
+    test.each(cells)('$generator.key · $framework', ({ generator, framework }) => {
+      const outcome = report.cells.find(
+        (c) => c.generator === generator.key && c.framework === framework,
+      )?.outcome
+      // A generator longer than the store's documented limit must fail at creation, not pass by luck.
+      if (generator.generate.info.length > limit) expect(outcome).toMatchObject({ ok: false, step: 'create' })
+      else expect(cellText(outcome)).toBe('✓')
+    })
+
+    test.each(FRAMEWORKS)('hostile cookies · %s', (framework) => {
+      expect(cellText(report.hostile.find((h) => h.framework === framework)?.outcome)).toBe('✓')
+    })
+
+    const points = CHART_LENGTHS.flatMap((length) => FRAMEWORKS.map((framework) => ({ length, framework })))
+    test.each(points)('ID length $length · $framework', ({ length, framework }) => {
+      const outcome = report.lengths.find((p) => p.length === length && p.framework === framework)?.outcome
+      if (length <= limit) expect(cellText(outcome)).toBe('✓')
+      // Past the limit the session must not survive in any form: never stored, never truncated.
+      else expect(outcome).toMatchObject({ ok: false, reason: expect.not.stringContaining('truncated') })
+    })
+  })
+}
+
+async function recordReport(
+  report: StoreReport | undefined,
+  generators: Awaited<ReturnType<typeof discoverGenerators>>,
+) {
+  if (report === undefined) return
+  const stores = join(RESULTS, 'stores')
+  await mkdir(stores, { recursive: true })
+  await writeFile(join(stores, `${report.store}.json`), `${JSON.stringify(report, null, 2)}\n`)
+  const recorded = await Promise.all(
+    (await readdir(stores))
+      .filter((name) => name.endsWith('.json'))
+      .map(async (name) => JSON.parse(await readFile(join(stores, name), 'utf8')) as StoreReport),
+  )
+  const order = (name: string) => STORES.findIndex((store) => store.name === name)
+  const results: MatrixResults = {
+    format: 'authlab-store-matrix/1',
+    generators: Object.fromEntries(generators.map((g) => [g.key, g.label])),
+    stores: recorded.sort((a, b) => order(a.store) - order(b.store)),
+    environment: captureEnvironment(ROOT, [], 'full', packageJson.dependencies),
+  }
+  await writeFile(join(RESULTS, 'store-matrix.json'), `${JSON.stringify(results, null, 2)}\n`)
+  await writeFile(join(RESULTS, 'store-matrix.md'), toMarkdown(results))
+}
