@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   type AuthlabError,
@@ -13,6 +13,7 @@ import {
   PasswordPolicyError,
 } from '@authlab/core'
 import { Piscina } from 'piscina'
+import { buildDirectory } from './location.cjs'
 import type { WorkerResult, WorkerTask } from './worker.js'
 
 export interface WorkerHasherOptions {
@@ -31,9 +32,9 @@ export interface WorkerHasherOptions {
   /** Worker threads in the pool (default: `os.availableParallelism()`). */
   threads?: number
   /**
-   * Where bare strategy names are resolved from. Default: the working directory (like `node -e`), then
-   * the main script's directory. The package cannot use its own location: it ships as both ESM and
-   * CommonJS, which name their own file differently.
+   * Where bare strategy names are resolved from (default: this package's own location, so any
+   * strategy installed beside it in the app's node_modules is found). Absolute paths and file URLs
+   * need no resolving.
    */
   resolveFrom?: string
 }
@@ -66,17 +67,14 @@ export function createHasher({
   if (!Number.isSafeInteger(threads) || threads < 1) {
     throw new InvalidOptionError(`threads must be a positive integer, got ${String(threads)}`)
   }
-  const resolve = resolverFrom(resolveFrom ? [resolveFrom] : defaultBases())
-  const module = resolve(strategy)
+  const module = resolveStrategy(strategy, resolveFrom ?? buildDirectory)
   // The same module and options on this thread give `info` and the cheap, synchronous `needsRehash`.
-  // `module` is absolute (or a builtin), so any base loads it.
-  const exports = createRequire(join(process.cwd(), 'noop.js'))(module) as {
+  const exports = createRequire(join(buildDirectory, 'index.js'))(module) as {
     createHasher?(options: unknown): PasswordHasher
   }
   const local = exports.createHasher?.(options)
   if (!local) throw new InvalidOptionError(`${strategy} does not export createHasher(options)`)
-  // worker.js sits next to this package's CommonJS entry point (dist/cjs/index.js).
-  const workerFile = join(dirname(resolve('@authlab/hash-worker')), 'worker.js')
+  const workerFile = join(buildDirectory, 'worker.js')
 
   // Started on first use, so importing the package (and its default `hasher`) spawns no threads.
   let pool: Piscina<WorkerTask, WorkerResult> | undefined
@@ -110,23 +108,13 @@ export function createHasher({
   return Object.freeze(hasher)
 }
 
-function defaultBases(): string[] {
-  const main = process.argv[1]
-  return main ? [process.cwd(), dirname(main)] : [process.cwd()]
-}
-
-/** Resolves a package name, absolute path or file URL, as `require.resolve` would from the first base that has it. */
-function resolverFrom(bases: readonly string[]): (specifier: string) => string {
-  return (specifier) => {
+/** Resolves a package name, absolute path or file URL as `require.resolve` would from `base`. */
+function resolveStrategy(specifier: string, base: string): string {
+  try {
     const target = specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier
-    for (const base of bases) {
-      try {
-        return createRequire(join(base, 'noop.js')).resolve(target)
-      } catch {
-        // not installed where this base can see it: try the next base
-      }
-    }
-    throw new InvalidOptionError(`cannot resolve ${specifier} from ${bases.join(' or ')}`)
+    return createRequire(join(base, 'index.js')).resolve(target)
+  } catch (error) {
+    throw new InvalidOptionError(`cannot resolve ${specifier} from ${base}`, { cause: error })
   }
 }
 

@@ -9,8 +9,8 @@ import { BCRYPT_PASSWORD_POLICY } from '@authlab/core'
 import { createHasher as jsBcrypt } from '@authlab/hash-bcryptjs'
 import { createHasher as jsScrypt } from '@authlab/hash-scrypt-js'
 import { createHasher as wasm } from '@authlab/hash-wasm'
+import { createHasher, type WorkerHasher } from '@authlab/hash-worker'
 import { afterAll, test } from 'vitest'
-import { createHasher, type WorkerHasher } from '../src/index.js'
 
 // Every pool the suite creates is closed at the end, so no worker outlives the test file.
 const pools: WorkerHasher[] = []

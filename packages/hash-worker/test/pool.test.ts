@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
 import { InvalidHashError, PasswordPolicyError } from '@authlab/core'
 import { createHasher as jsBcrypt } from '@authlab/hash-bcryptjs'
+import { createHasher } from '@authlab/hash-worker'
 import { expect, test } from 'vitest'
-import { createHasher } from '../src/index.js'
 
 test('typed errors from a worker arrive as the same AuthlabError classes', async () => {
   const hasher = createHasher({ strategy: '@authlab/hash-bcryptjs', options: { cost: 4 }, threads: 1 })
@@ -38,17 +39,29 @@ test("top-level keys are strategy options, like every hasher's cost keys", async
   }
 })
 
-test('an unclosed pool does not keep the process alive', () => {
-  // A child process hashes with the default hasher, never calls close(), and must exit by itself.
-  const script =
-    "import('@authlab/hash-worker').then(async ({ hasher }) => console.log(await hasher.hash('x')))"
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: process.cwd(),
-    encoding: 'utf8',
-    timeout: 60_000,
-  })
-  expect(output).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
-})
+// The tests run the built package (dist/): the worker script is the compiled worker.js beside it.
+const built = {
+  esm: new URL('../dist/esm/index.js', import.meta.url).href,
+  cjs: new URL('../dist/cjs/index.js', import.meta.url).pathname,
+}
+
+test.each([
+  ['ESM', `import(${JSON.stringify(built.esm)})`],
+  ['CommonJS', `Promise.resolve(require(${JSON.stringify(built.cjs)}))`],
+])(
+  '%s: works from any working directory, and an unclosed pool does not keep the process alive',
+  (_, load) => {
+    // A child process in an unrelated directory hashes with the default hasher, never calls close(),
+    // and must exit by itself.
+    const script = `${load}.then(async ({ hasher }) => console.log(await hasher.hash('x')))`
+    const output = execFileSync(process.execPath, ['-e', script], {
+      cwd: tmpdir(),
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    expect(output).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
+  },
+)
 
 test.each([
   [{ threads: 0 }, /threads/],
