@@ -14,7 +14,7 @@ export interface PasswordHasherInfo {
   readonly displayName: string
   /** The library or API doing the work, e.g. "bcrypt@6 (N-API)". */
   readonly wraps: string
-  /** The algorithm as named in its encoded form: `2b`, `argon2id`, `scrypt`, `pbkdf2-sha256`. */
+  /** The algorithm: `bcrypt`, `argon2id`, `scrypt` or `pbkdf2-sha256` (the bench equalises costs per algorithm). */
   readonly algorithm: string
   readonly runsOn: RunsOn
   /** The configured cost parameters, e.g. `{ cost: 10 }` or `{ m: 19456, t: 2, p: 1 }`. */
