@@ -48,5 +48,6 @@ describe('reporters (golden files; regenerate with `npx vitest run benchmarks -u
     expect(formatNumber(1.234)).toBe('1.23')
     expect(formatNumber(0.001234)).toBe('0.00123')
     expect(formatNumber(0)).toBe('0')
+    expect(formatNumber(19)).toBe('19')
   })
 })

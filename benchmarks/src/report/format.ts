@@ -1,10 +1,10 @@
 import type { Row } from '../types.js'
 
-/** Readable figures: grouped integers from 1000 up, otherwise three significant digits. */
+/** Readable figures: counts and values from 1000 up as grouped integers, otherwise three significant digits. */
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) return String(n)
   const abs = Math.abs(n)
-  if (abs >= 1000) return Math.round(n).toLocaleString('en-US')
+  if (abs >= 1000 || Number.isInteger(n)) return Math.round(n).toLocaleString('en-US')
   if (abs >= 100) return n.toFixed(0)
   if (abs >= 10) return n.toFixed(1)
   if (abs >= 1) return n.toFixed(2)
