@@ -1,5 +1,5 @@
 import type { PlopTypes } from '@turbo/gen'
-import { KINDS, scaffoldStrategy, validate } from './scaffold.mjs'
+import { KINDS, nextSteps, scaffoldStrategy, validate } from './scaffold.mjs'
 
 // `npx turbo gen strategy` (or non-interactively: `npx turbo gen run strategy --args id <name> <wraps>`).
 // turbo bundles this file to CommonJS before loading it, so the repository root comes from the
@@ -37,7 +37,7 @@ export default function generator(plop: PlopTypes.NodePlopAPI): void {
           turbo: { paths: { root: string } }
         }
         const { packageName, files } = scaffoldStrategy(turbo.paths.root, { kind, name, wraps })
-        return `${packageName}: ${files.join(', ')}. Next: npm install, then npx turbo run build --filter=${packageName}`
+        return `${packageName}: ${files.join(', ')}. Next: ${nextSteps(packageName)}`
       },
     ],
   })

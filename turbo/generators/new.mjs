@@ -3,7 +3,7 @@
 //   npm run new -- --kind id --name x --wraps y
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { scaffoldStrategy } from './scaffold.mjs'
+import { nextSteps, scaffoldStrategy } from './scaffold.mjs'
 
 const usage = 'usage: npm run new -- --kind id|hash --name <name> --wraps <dependency, e.g. node:crypto>'
 
@@ -17,9 +17,7 @@ try {
   const root = resolve(import.meta.dirname, '../..')
   const { packageName, files } = scaffoldStrategy(root, { kind, name, wraps })
   process.stdout.write(`created ${packageName}\n${files.map((file) => `  ${file}\n`).join('')}`)
-  process.stdout.write(
-    `next: npm install (links the new workspace), then npx turbo run build test --filter=${packageName}\n`,
-  )
+  process.stdout.write(`next: ${nextSteps(packageName)}\n`)
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
   process.exitCode = 2

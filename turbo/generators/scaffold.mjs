@@ -84,6 +84,15 @@ export function scaffoldStrategy(root, { kind, name, wraps }) {
 }
 
 /**
+ * What to run after generating, the same from both entries (CONTRIBUTING.md "Adding a strategy").
+ * @param {string} packageName
+ */
+export function nextSteps(packageName) {
+  const dir = `packages/${packageName.replace('@authlab/', '')}`
+  return `npm install (links the new workspace), npx turbo run build --filter=${packageName}, npx vitest run ${dir}`
+}
+
+/**
  * `{{key}}` substitution; an unknown key is a template bug, so it throws instead of writing "".
  * @param {string} template @param {Record<string, string>} values @param {string} file
  */
@@ -102,8 +111,10 @@ function templateFiles(base) {
     .sort((a, b) => a.file.localeCompare(b.file))
 }
 
-/** New packages depend on the exact versions the workspace has, as every package here does. */
-/** @param {string} root @param {string} folder */
+/**
+ * New packages depend on the exact versions the workspace has, as every package here does.
+ * @param {string} root @param {string} folder
+ */
 function workspaceVersion(root, folder) {
   return readJson(join(root, 'packages', folder, 'package.json')).version
 }

@@ -6,8 +6,16 @@ import { publishablePackages } from './workspace.mjs'
 
 const kib = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KiB`
 const rows = packPackages(publishablePackages(), { dryRun: true }).map((result) => {
-  const formats = moduleFormats(result)
-  return `| ${result.name} | ${result.version} | ${kib(result.size)} | ${kib(result.unpackedSize)} | ${result.entryCount} | ${formats.length ? formats.join(', ') : 'none (not built?)'} |`
+  const formats = moduleFormats(result).join(', ') || 'none (not built?)'
+  const cells = [
+    result.name,
+    result.version,
+    kib(result.size),
+    kib(result.unpackedSize),
+    result.entryCount,
+    formats,
+  ]
+  return `| ${cells.join(' | ')} |`
 })
 process.stdout.write(
   [

@@ -4,13 +4,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { REPO_ROOT } from '../src/workspace.mjs'
+import { manifestProblems } from '../src/manifest-rules.mjs'
+import { packPackages } from '../src/pack.mjs'
+import { attwProblems, publintProblems } from '../src/tarball-lint.mjs'
+import { REPO_ROOT, readManifest } from '../src/workspace.mjs'
 import { copyWorkspace, linkWorkspaces } from '../src/workspace-copy.mjs'
 
-// Issue 7: a new strategy needs no edit beyond the generated package. Both entries of the scaffold run
-// non-interactively in a temporary copy of the workspace — `npm run new` for an ID package, @turbo/gen
-// (what `turbo gen` runs) for a hash package — and the copy proves each builds, passes its
-// conformance suite, is discovered by the bench app and is a passing row of the store matrix.
+// Issue 7: a new strategy needs no edit beyond the generated package. Both entries of the scaffold
+// run non-interactively in a temporary copy of the workspace — `npm run new` for an ID package,
+// @turbo/gen (what `turbo gen` runs) for a hash package — and the copy proves each builds, is
+// publishable, passes its conformance suite, is discovered by the bench app and is a passing row of
+// the store matrix.
 const copy = mkdtempSync(join(tmpdir(), 'authlab-scaffold-'))
 const probe = `probe${process.pid}`
 const created = {
@@ -56,6 +60,26 @@ describe('a scaffolded strategy package, with no other edit', () => {
       expect(() => run(bin('tsc'), ['-p', join(dir, 'tsconfig.json')])).not.toThrow()
     }
   }, 600_000)
+
+  test('is publishable as generated: publint --strict, attw and the manifest rules are clean', async () => {
+    const generated = Object.values(created).map(({ dir }) => ({
+      dir: join(copy, dir),
+      manifest: readManifest(join(copy, dir)),
+    }))
+    const problems: string[] = []
+    for (const result of packPackages(generated, { destination: copy, root: copy })) {
+      const { manifest } = generated.find((pkg) => pkg.manifest.name === result.name) ?? {}
+      if (!result.tarball || !manifest) throw new Error(`npm pack produced no tarball for ${result.name}`)
+      problems.push(...(await publintProblems(result.tarball, manifest)), ...attwProblems(result.tarball))
+      problems.push(
+        ...manifestProblems(
+          manifest,
+          result.files.map((file) => file.path),
+        ),
+      )
+    }
+    expect(problems).toEqual([])
+  }, 120_000)
 
   test('passes its conformance suite', () => {
     const output = run(bin('vitest'), ['run', created.id.dir, created.hash.dir])
