@@ -1,28 +1,9 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import { REPO_ROOT, readManifest } from './workspace.mjs'
+import { REPO_ROOT, readManifest, workspaceDirs } from './workspace.mjs'
 
 /** Build output, installs and caches: what a fresh clone does not have. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.turbo', '.git', 'coverage'])
-
-/**
- * The workspace directories, from the root package.json `workspaces` globs (only the `dir/*` and
- * plain `dir` forms this repository uses).
- * @param {string} root
- */
-export function workspaceDirs(root) {
-  /** @type {string[]} */
-  const patterns = readManifest(root).workspaces ?? []
-  return patterns.flatMap((pattern) => {
-    if (!pattern.endsWith('/*'))
-      return existsSync(join(root, pattern, 'package.json')) ? [join(root, pattern)] : []
-    const parent = join(root, pattern.slice(0, -2))
-    if (!existsSync(parent)) return []
-    return readdirSync(parent)
-      .map((name) => join(parent, name))
-      .filter((dir) => existsSync(join(dir, 'package.json')))
-  })
-}
 
 /**
  * Copies the workspace sources to `destination` without installs or builds, then lays out

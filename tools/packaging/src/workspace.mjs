@@ -18,16 +18,34 @@ export function readManifest(dir) {
 }
 
 /**
- * Every publishable package: each directory under packages/ whose package.json is not private.
- * Read from disk on every call, so a package added by anyone is checked with no list to edit.
+ * The workspace directories, from the root package.json `workspaces` globs (only the `dir/*` and
+ * plain `dir` forms this repository uses).
+ * @param {string} root
+ */
+export function workspaceDirs(root) {
+  /** @type {string[]} */
+  const patterns = readManifest(root).workspaces ?? []
+  return patterns.flatMap((pattern) => {
+    if (!pattern.endsWith('/*'))
+      return existsSync(join(root, pattern, 'package.json')) ? [join(root, pattern)] : []
+    const parent = join(root, pattern.slice(0, -2))
+    if (!existsSync(parent)) return []
+    return readdirSync(parent)
+      .map((name) => join(parent, name))
+      .filter((dir) => existsSync(join(dir, 'package.json')))
+  })
+}
+
+/**
+ * Every publishable package: each workspace whose package.json is not private (today: everything
+ * under packages/). Read from disk on every call, so a package added by anyone is checked with no
+ * list to edit.
  * @param {string} [root]
  * @returns {WorkspacePackage[]}
  */
 export function publishablePackages(root = REPO_ROOT) {
-  const base = join(root, 'packages')
-  return readdirSync(base, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(base, entry.name, 'package.json')))
-    .map((entry) => ({ dir: join(base, entry.name), manifest: readManifest(join(base, entry.name)) }))
+  return workspaceDirs(root)
+    .map((dir) => ({ dir, manifest: readManifest(dir) }))
     .filter(({ manifest }) => manifest.private !== true)
     .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name))
 }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { readManifest } from '../src/workspace.mjs'
-import { copyWorkspace, workspaceDirs } from '../src/workspace-copy.mjs'
+import { readManifest, workspaceDirs } from '../src/workspace.mjs'
+import { copyWorkspace } from '../src/workspace-copy.mjs'
 
 // Changesets must version packages independently (.changeset/config.json: no fixed or linked
 // groups). `changeset version` runs in a copy of the workspace so nothing here is touched.

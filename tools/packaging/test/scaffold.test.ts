@@ -70,13 +70,9 @@ describe('a scaffolded strategy package, with no other edit', () => {
     for (const result of packPackages(generated, { destination: copy, root: copy })) {
       const { manifest } = generated.find((pkg) => pkg.manifest.name === result.name) ?? {}
       if (!result.tarball || !manifest) throw new Error(`npm pack produced no tarball for ${result.name}`)
+      const files = result.files.map((file) => file.path)
       problems.push(...(await publintProblems(result.tarball, manifest)), ...attwProblems(result.tarball))
-      problems.push(
-        ...manifestProblems(
-          manifest,
-          result.files.map((file) => file.path),
-        ),
-      )
+      problems.push(...manifestProblems(manifest, files))
     }
     expect(problems).toEqual([])
   }, 120_000)
