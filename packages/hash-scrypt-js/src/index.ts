@@ -5,7 +5,9 @@ import {
   OWASP_DEFAULT_PARAMS,
   SCRYPT_FORMAT,
 } from '@authlab/core'
-import { scrypt } from 'scrypt-js'
+// scrypt-js is CommonJS behind a UMD wrapper that Node's ESM loader cannot scan for named exports:
+// take the whole module object (the default import) and read `scrypt` from it.
+import scryptJs from 'scrypt-js'
 
 export interface ScryptJsOptions extends KdfHasherOptions {
   /** log2 of the CPU/memory cost N (default 17, N = 2^17: OWASP Password Storage Cheat Sheet). */
@@ -39,7 +41,7 @@ export function createHasher({ ln, r, p, ...options }: ScryptJsOptions = {}): Kd
       runsOn: 'main-thread',
     },
     kdf: (password, salt, params, length) =>
-      scrypt(
+      scryptJs.scrypt(
         password,
         salt,
         2 ** (params.ln as number),
