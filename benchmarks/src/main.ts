@@ -28,12 +28,13 @@ export interface Io {
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>] [--full]
                 [--out <dir>] [--max-rme <percent>]
-  authlab-bench compare <before.json> <after.json> [--threshold <percent>]
+  authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--absolute]
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
 
 Suites run one after another; the default is all of them in quick mode (about 3 minutes).
 --filter keeps candidates whose package name or label contains the substring (baselines always run).
-compare exits 1 when a figure is significantly worse (95 % CIs do not overlap) by more than the threshold (default 5 %).
+compare exits 1 when a figure is significantly worse (95 % CIs do not overlap) by more than the threshold
+(default 5 %). It compares ratios to each run's own baseline; --absolute compares raw values (same quiet machine only).
 `
 
 class UsageError extends Error {}
@@ -58,7 +59,12 @@ function toolVersions(): Record<string, string> {
   return { tinybench: version('tinybench') }
 }
 
-async function compareCommand(positionals: string[], threshold: string | undefined, io: Io): Promise<number> {
+async function compareCommand(
+  positionals: string[],
+  threshold: string | undefined,
+  absolute: boolean,
+  io: Io,
+): Promise<number> {
   const [beforeFile, afterFile, ...extra] = positionals
   if (!beforeFile || !afterFile || extra.length > 0)
     throw new UsageError('compare takes exactly two results files')
@@ -66,6 +72,7 @@ async function compareCommand(positionals: string[], threshold: string | undefin
     readResults(beforeFile),
     readResults(afterFile),
     percentOption(threshold, '--threshold', 5),
+    absolute,
   )
   for (const c of changes) {
     const verdict = c.regression
@@ -109,6 +116,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         out: { type: 'string' },
         'max-rme': { type: 'string' },
         threshold: { type: 'string' },
+        absolute: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -116,7 +124,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(USAGE)
       return EXIT.ok
     }
-    if (positionals[0] === 'compare') return await compareCommand(positionals.slice(1), values.threshold, io)
+    if (positionals[0] === 'compare')
+      return await compareCommand(positionals.slice(1), values.threshold, values.absolute, io)
     if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'

@@ -61,21 +61,28 @@ describe('CLI errors exit 2 with a clear message', () => {
 })
 
 describe('compare exit codes (for CI)', () => {
-  test('a significant regression beyond the threshold exits 1 and names it', async () => {
-    const { code, stdout } = await cli(['compare', ...writeResultsPair(withIdsValue(8_000_000, 3))])
+  test('a significant drop of the ratio beyond the threshold exits 1 and names it', async () => {
+    const after = withIdsValue(10_000_000, 3, { value: 2, rme: 3 })
+    const { code, stdout } = await cli(['compare', ...writeResultsPair(after)])
     expect(code).toBe(EXIT.regression)
-    expect(stdout).toMatch(
-      /@authlab\/id-fast \[IDs\/s\]: 10,000,000 → 8,000,000 IDs\/s \(-20\.0%\) REGRESSION/,
+    expect(stdout).toContain(
+      '@authlab/id-fast [IDs/s]: 2.50 → 2 × vs crypto.randomUUID() [ref] (-20.0%) REGRESSION',
     )
   })
 
-  test('the same drop under a higher threshold exits 0', async () => {
+  test('--absolute compares raw values', async () => {
     const { code, stdout } = await cli([
       'compare',
       ...writeResultsPair(withIdsValue(8_000_000, 3)),
-      '--threshold',
-      '25',
+      '--absolute',
     ])
+    expect(code).toBe(EXIT.regression)
+    expect(stdout).toContain('@authlab/id-fast [IDs/s]: 10,000,000 → 8,000,000 IDs/s (-20.0%) REGRESSION')
+  })
+
+  test('the same drop under a higher threshold exits 0', async () => {
+    const pair = writeResultsPair(withIdsValue(8_000_000, 3))
+    const { code, stdout } = await cli(['compare', ...pair, '--absolute', '--threshold', '25'])
     expect(code).toBe(EXIT.ok)
     expect(stdout).toMatch(/\(-20\.0%\) worse/)
   })
@@ -89,7 +96,11 @@ describe('compare exit codes (for CI)', () => {
   })
 
   test('an insignificant change exits 0', async () => {
-    const { code, stdout } = await cli(['compare', ...writeResultsPair(withIdsValue(9_900_000, 3))])
+    const { code, stdout } = await cli([
+      'compare',
+      ...writeResultsPair(withIdsValue(9_900_000, 3)),
+      '--absolute',
+    ])
     expect(code).toBe(EXIT.ok)
     expect(stdout).toMatch(/no significant change/)
   })

@@ -36,17 +36,17 @@ describe('significance rule: 95 % confidence intervals that do not overlap', () 
   })
 })
 
-describe('compareResults', () => {
+describe('compareResults on absolute values', () => {
   const before = withIdsValue(10_000_000, 3)
 
   test('a significant drop in a higher-is-better figure beyond the threshold is a regression', () => {
-    const { changes } = compareResults(before, withIdsValue(8_000_000, 3), 5)
+    const { changes } = compareResults(before, withIdsValue(8_000_000, 3), 5, true)
     const fast = changes.find((c) => c.key.includes('@authlab/id-fast'))
     expect(fast).toMatchObject({ deltaPct: -20, worse: true, significant: true, regression: true })
   })
 
   test('a significant drop within the threshold is reported as worse but not a regression', () => {
-    const { changes } = compareResults(before, withIdsValue(9_600_000, 0.5), 5)
+    const { changes } = compareResults(before, withIdsValue(9_600_000, 0.5), 5, true)
     expect(changes.find((c) => c.key.includes('id-fast'))).toMatchObject({
       significant: true,
       worse: true,
@@ -55,7 +55,7 @@ describe('compareResults', () => {
   })
 
   test('a significant gain is not a regression; for lower-is-better figures a rise is worse', () => {
-    const gain = compareResults(before, withIdsValue(12_000_000, 3), 5).changes.find((c) =>
+    const gain = compareResults(before, withIdsValue(12_000_000, 3), 5, true).changes.find((c) =>
       c.key.includes('id-fast'),
     )
     expect(gain).toMatchObject({ worse: false, significant: true, regression: false })
@@ -67,7 +67,18 @@ describe('compareResults', () => {
       ...slow,
       suites: [{ name: 'hash', description: '', notes: [], rows: [{ ...base, value: 120 }] }],
     }
-    expect(compareResults(slow, slower, 5).changes[0]).toMatchObject({ worse: true, regression: true })
+    expect(compareResults(slow, slower, 5, true).changes[0]).toMatchObject({ worse: true, regression: true })
+  })
+
+  test('by default the ratio to the same-run baseline is compared: a machine twice as busy is no regression', () => {
+    const busy = withIdsValue(5_000_000, 3, { value: 2.5, rme: 3.6 })
+    const fast = compareResults(before, busy, 5).changes.find((c) => c.key.includes('id-fast'))
+    expect(fast).toMatchObject({ unit: '× vs crypto.randomUUID() [ref]', deltaPct: 0, regression: false })
+    const slower = withIdsValue(10_000_000, 3, { value: 2, rme: 3.6 })
+    expect(compareResults(before, slower, 5).changes.find((c) => c.key.includes('id-fast'))).toMatchObject({
+      deltaPct: -20,
+      regression: true,
+    })
   })
 
   test('rows present in only one file are listed, not compared', () => {

@@ -171,15 +171,21 @@ export function syntheticResults(): ResultsFile {
   }
 }
 
-/** The synthetic results with id-fast's figure replaced: the "after" side of a comparison. */
-export function withIdsValue(value: number, rme: number): ResultsFile {
+/** The synthetic results with id-fast's IDs/s (and optionally its ratio) replaced: one side of a comparison. */
+export function withIdsValue(
+  value: number,
+  rme: number,
+  ratio?: { value: number; rme: number },
+): ResultsFile {
   const results = structuredClone(syntheticResults())
   const rows = results.suites[0]?.rows as Row[]
-  rows[1] = { ...(rows[1] as Row), value, rme }
+  const fast = rows[1] as Row
+  const ratios = ratio ? [{ baseline: 'crypto.randomUUID() [ref]', ...ratio }] : fast.ratios
+  rows[1] = { ...fast, value, rme, ratios }
   return results
 }
 
-/** Writes a baseline (id-fast at 10 M IDs/s ± 3 %) and `after` to two files for `compare`. */
+/** Writes a baseline (id-fast at 10 M IDs/s ± 3 %, 2.5× ± 3.6 % randomUUID) and `after` to two files for `compare`. */
 export function writeResultsPair(after: ResultsFile): [string, string] {
   const dir = tempDir()
   const [a, b] = [join(dir, 'a.json'), join(dir, 'b.json')]
