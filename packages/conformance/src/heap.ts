@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
@@ -29,4 +30,79 @@ export function retainedHeapBytes(build: () => unknown): number {
   // Reading `kept` after the measurement keeps it reachable until here.
   if (kept.length !== 1) throw new Error('unreachable')
   return after - before
+}
+
+const signingKey = randomBytes(32)
+
+/**
+ * Uses an ID the way a server uses a session ID: HMAC-SHA256 over it for the signed cookie
+ * (cookie-signature, @fastify/cookie). Handing the string to C++ makes V8 flatten a concatenated
+ * (cons) string in place, as happens to every real session ID; a sliced substring stays a slice.
+ */
+export function signAsSessionCookie(id: string): void {
+  createHmac('sha256', signingKey).update(id).digest()
+}
+
+export interface SurvivorHeapOptions {
+  /** IDs generated, of which every `keepEvery`-th survives (long-lived sessions among short ones). */
+  total: number
+  keepEvery: number
+  /** Applied to every survivor (and every standalone string) before measuring, e.g. signAsSessionCookie. */
+  use?: (id: string) => void
+  /** Measurements of the survivors; the median is reported (default 3). */
+  repeats?: number
+}
+
+export interface SurvivorHeap {
+  readonly survivors: number
+  /** Heap bytes kept alive by the survivors (median of `repeats` measurements). */
+  readonly retained: number
+  /** Heap bytes of as many standalone flat strings of the same length (median of 3, measured at 100× scale). */
+  readonly standalone: number
+}
+
+const STANDALONE_SCALE = 100
+
+/**
+ * One heap measurement can be off by a few hundred KB when V8 grows or shrinks a space in between,
+ * or compiles code, so each figure is a median of several.
+ */
+function medianOf(times: number, measure: () => number): number {
+  const values = Array.from({ length: times }, measure).sort((a, b) => a - b)
+  return values[Math.floor(times / 2)] as number
+}
+
+/**
+ * What sparse survivors of a generator cost against standalone strings. A pool served as substrings
+ * shows up as many times the standalone cost (V8 sliced strings keep their parent pool alive), and so
+ * do IDs built by concatenation until something flattens them (V8 cons strings keep every piece).
+ */
+export function sparseSurvivorHeap(generate: () => string, options: SurvivorHeapOptions): SurvivorHeap {
+  const { total, keepEvery, use = () => {}, repeats = 3 } = options
+  const survivors = Math.floor(total / keepEvery)
+  const retained = medianOf(repeats, () =>
+    retainedHeapBytes(() => {
+      const kept: string[] = []
+      for (let i = 0; i < total; i++) {
+        const id = generate()
+        if (i % keepEvery === 0) kept.push(id)
+      }
+      kept.forEach(use)
+      return kept
+    }),
+  )
+  const codes = Array.from(generate(), (c) => c.charCodeAt(0))
+  // String.fromCharCode builds a fresh flat (sequential) string, the cheapest a survivor can be.
+  // Measured on 100× as many strings and scaled down, so a stray heap page (~256 KB) is noise, not signal.
+  const standalone =
+    medianOf(3, () =>
+      retainedHeapBytes(() => {
+        const strings = Array.from({ length: survivors * STANDALONE_SCALE }, () =>
+          String.fromCharCode(...codes),
+        )
+        strings.forEach(use)
+        return strings
+      }),
+    ) / STANDALONE_SCALE
+  return { survivors, retained, standalone }
 }

@@ -1,5 +1,5 @@
 export * from './hashers/index.js'
-export { collectGarbage, retainedHeapBytes } from './heap.js'
+export * from './heap.js'
 export * from './ids/checks.js'
 export * from './ids/options.js'
 export * from './ids/suite.js'

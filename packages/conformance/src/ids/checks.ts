@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
-import { createHmac, randomBytes } from 'node:crypto'
 import type { IdGenerator } from '@authlab/core'
-import { retainedHeapBytes } from '../heap.js'
+import { signAsSessionCookie, sparseSurvivorHeap } from '../heap.js'
 import { chiSquareSurvival, chiSquareUniform } from '../stats.js'
 import { type ResolvedIdCheckOptions, SAFE_ID_CHARACTERS } from './options.js'
 import { idsFromWorker } from './worker.js'
@@ -227,38 +226,19 @@ export const independence: IdCheck = ({ factory, symbolsAt, sizes }) => {
  * When one ID in a thousand survives (long-lived sessions among short ones), the survivors must cost
  * about what the same number of standalone strings costs. A pool served as substrings fails: each V8
  * sliced string keeps its whole parent pool alive. Survivors are first used the way a session ID is
- * used — signed into a cookie with HMAC-SHA256 (cookie-signature, @fastify/cookie) — because that
- * makes V8 flatten an ID built by concatenation (a rope) in place, as it would in a real server;
- * a slice stays a slice. Each figure is the smaller of two runs, so JIT code compiled during the
- * first run does not count. Allowed: 2× plus 16 KiB of measurement slack.
+ * used — signed into a cookie — because that makes V8 flatten an ID built by concatenation (a rope)
+ * in place, as it would in a real server; a slice stays a slice. Allowed: 2× plus 16 KiB of slack.
  */
 export const retainedMemory: IdCheck = ({ factory, sizes }) => {
-  const generate = factory()
-  const survivors = Math.floor(sizes.memory / sizes.keepEvery)
-  const signingKey = randomBytes(32)
-  const useAsSessionId = (id: string) => createHmac('sha256', signingKey).update(id).digest()
-  const smallerOfTwo = (build: () => string[]) => Math.min(retainedHeapBytes(build), retainedHeapBytes(build))
-  const kept = smallerOfTwo(() => {
-    const out: string[] = []
-    for (let i = 0; i < sizes.memory; i++) {
-      const id = generate()
-      if (i % sizes.keepEvery === 0) out.push(id)
-    }
-    for (const id of out) useAsSessionId(id)
-    return out
-  })
-  const template = generate()
-  const standalone = smallerOfTwo(() => {
-    const out: string[] = []
-    // Buffer round trip yields a fresh, flat (sequential) string: the cheapest a survivor can be.
-    for (let i = 0; i < survivors; i++) out.push(Buffer.from(template, 'latin1').toString('latin1'))
-    for (const id of out) useAsSessionId(id)
-    return out
+  const { survivors, retained, standalone } = sparseSurvivorHeap(factory(), {
+    total: sizes.memory,
+    keepEvery: sizes.keepEvery,
+    use: signAsSessionCookie,
   })
   const limit = 2 * standalone + 16 * 1024
   assert.ok(
-    kept <= limit,
-    `${survivors} surviving IDs retain ${kept} bytes; as standalone strings they need ${standalone} (limit ${limit})`,
+    retained <= limit,
+    `${survivors} surviving IDs retain ${retained} bytes; as standalone strings they need ${Math.round(standalone)} (limit ${Math.round(limit)})`,
   )
 }
 
