@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { childEnv } from '../src/child-env.mjs'
 import { type PackedPackage, writeConsumerProject } from '../src/consumer-project.mjs'
 import { packPackages } from '../src/pack.mjs'
 import { kindOf, publishablePackages } from '../src/workspace.mjs'
@@ -28,6 +29,7 @@ beforeAll(() => {
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: consumer,
     stdio: 'pipe',
+    env: childEnv(),
   })
 }, 300_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -42,7 +44,11 @@ interface LoadResult {
 /** Runs a check script; a warning on stderr (e.g. Node's ExperimentalWarning for require(esm)) fails it. */
 function runCheck(script: string): LoadResult[] {
   const list = JSON.stringify(packages.map(({ name, kind }) => ({ name, kind })))
-  const check = spawnSync(process.execPath, [script, list], { cwd: consumer, encoding: 'utf8' })
+  const check = spawnSync(process.execPath, [script, list], {
+    cwd: consumer,
+    encoding: 'utf8',
+    env: childEnv(),
+  })
   expect(check.stderr, `${script} printed to stderr`).toBe('')
   return JSON.parse(check.stdout)
 }
@@ -109,7 +115,7 @@ describe('installed from tarballs into a fresh project', () => {
 function startServer(idPackage: string, hashPackage: string) {
   const server = spawn(process.execPath, ['server.mjs'], {
     cwd: consumer,
-    env: { ...process.env, ID_PACKAGE: idPackage, HASH_PACKAGE: hashPackage },
+    env: { ...childEnv(), ID_PACKAGE: idPackage, HASH_PACKAGE: hashPackage },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
+import { childEnv } from '../src/child-env.mjs'
 import { readManifest, workspaceDirs } from '../src/workspace.mjs'
 import { copyWorkspace } from '../src/workspace-copy.mjs'
 
@@ -27,7 +28,11 @@ test('a changeset on one strategy bumps that package only, and never a private w
   writeFileSync(join(copy, '.changeset', 'probe.md'), `---\n'${leaf.name}': minor\n---\n\nProbe.\n`)
   const before = versions()
 
-  execFileSync(join(copy, 'node_modules', '.bin', 'changeset'), ['version'], { cwd: copy, stdio: 'pipe' })
+  execFileSync(join(copy, 'node_modules', '.bin', 'changeset'), ['version'], {
+    cwd: copy,
+    stdio: 'pipe',
+    env: childEnv(),
+  })
 
   const [major, minor] = leaf.version.split('.')
   expect(versions()).toEqual({ ...before, [leaf.name]: `${major}.${Number(minor) + 1}.0` })

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { childEnv } from '../src/child-env.mjs'
 import { manifestProblems } from '../src/manifest-rules.mjs'
 import { packPackages } from '../src/pack.mjs'
 import { attwProblems, publintProblems } from '../src/tarball-lint.mjs'
@@ -27,7 +28,7 @@ const run = (command: string, args: string[]) =>
     cwd: copy,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: '1' },
+    env: { ...childEnv(), CI: '1' },
   })
 
 beforeAll(() => {
