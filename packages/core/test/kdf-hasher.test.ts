@@ -17,7 +17,7 @@ describe('password policy', () => {
     expect(() => checkPassword('', DEFAULT_PASSWORD_POLICY)).toThrow(code('ERR_AUTHLAB_PASSWORD_POLICY'))
     expect(checkPassword('a\u0000b', DEFAULT_PASSWORD_POLICY)).toEqual(Uint8Array.of(97, 0, 98))
     expect(checkPassword('é'.repeat(2048), DEFAULT_PASSWORD_POLICY)).toHaveLength(4096)
-    expect(() => checkPassword('é'.repeat(2048) + 'x', DEFAULT_PASSWORD_POLICY)).toThrow(/4097 bytes/)
+    expect(() => checkPassword(`${'é'.repeat(2048)}x`, DEFAULT_PASSWORD_POLICY)).toThrow(/4097 bytes/)
   })
   test('counts UTF-8 bytes, not UTF-16 units: bcrypt refuses 37 "é" (74 bytes)', () => {
     expect(checkPassword('é'.repeat(36), BCRYPT_PASSWORD_POLICY)).toHaveLength(72)

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { describe, expect, test } from 'vitest'
 import {
   constantTimeEqual,
@@ -47,12 +48,11 @@ describe('constantTimeEqual', () => {
 
 describe('parsePhc / formatPhc', () => {
   test('reads passlib scrypt and writes it back byte for byte', () => {
-    const phc = parsePhc(PASSLIB_SCRYPT)
-    expect(phc.id).toBe('scrypt')
-    expect(phc.params).toEqual({ ln: '16', r: '8', p: '1' })
-    expect(
-      formatPhc({ id: 'scrypt', params: { ln: 16, r: 8, p: 1 }, salt: phc.salt!, hash: phc.hash! }),
-    ).toBe(PASSLIB_SCRYPT)
+    const { id, params, salt, hash } = parsePhc(PASSLIB_SCRYPT)
+    expect(id).toBe('scrypt')
+    expect(params).toEqual({ ln: '16', r: '8', p: '1' })
+    assert.ok(salt && hash, 'salt and hash are present')
+    expect(formatPhc({ id: 'scrypt', params: { ln: 16, r: 8, p: 1 }, salt, hash })).toBe(PASSLIB_SCRYPT)
   })
   test('reads the version field', () => {
     expect(parsePhc('$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$c29tZWhhc2hzb21laGFzaA').version).toBe(19)
