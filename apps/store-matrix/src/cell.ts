@@ -135,7 +135,7 @@ async function checkLoad(
     const failed = replies.filter((reply) => reply.status !== 200)
     steps.expect(
       failed.length === 0,
-      `${failed.length} failed, first ${describeReply(failed[0] ?? replies[0]!)}`,
+      `${failed.length} failed, first ${failed[0] ? describeReply(failed[0]) : ''}`,
     )
     const ids = new Set(replies.map((reply) => reply.json?.id as string))
     steps.expect(ids.size === count, `${ids.size} distinct IDs for ${count} sessions`)

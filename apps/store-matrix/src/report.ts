@@ -19,7 +19,7 @@ export interface MatrixEnvironment {
 }
 
 /** Table-safe text; long IDs and paths inside error messages are cut to their first characters. */
-const escape = (text: string) =>
+const tableText = (text: string) =>
   text
     .replaceAll(/[\w./-]{40,}/g, (token) => `${token.slice(0, 12)}…`)
     .replaceAll('|', '\\|')
@@ -27,7 +27,7 @@ const escape = (text: string) =>
 
 export function cellText(outcome: Outcome | undefined): string {
   if (outcome === undefined) return 'not run'
-  return outcome.ok ? '✓' : `✗ ${escape(`${outcome.step}: ${outcome.reason}`)}`
+  return outcome.ok ? '✓' : `✗ ${tableText(`${outcome.step}: ${outcome.reason}`)}`
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -46,7 +46,7 @@ export function toMarkdown(results: MatrixResults): string {
   const matrix = table(
     ['generator', ...columns.map(({ store, framework }) => `${store.label} · ${framework}`)],
     Object.entries(results.generators).map(([key, label]) => [
-      `${escape(label)} (\`${key}\`)`,
+      `${tableText(label)} (\`${key}\`)`,
       ...columns.map(({ store, framework }) =>
         cellText(store.cells.find((cell) => cell.generator === key && cell.framework === framework)?.outcome),
       ),

@@ -1,9 +1,19 @@
 import type { Suite } from '../types.js'
 import { concurrencySuite } from './concurrency.js'
 import { hashSuite } from './hash.js'
+import { httpSuite } from './http.js'
 import { idsSuite } from './ids.js'
 import { lagSuite } from './lag.js'
+import { storesSuite } from './stores.js'
 import { stretchSuite } from './stretch.js'
 
 /** Every suite, in run order. Adding one = one import and one entry here (see README "Adding a suite"). */
-export const SUITES: readonly Suite[] = [idsSuite, hashSuite, lagSuite, concurrencySuite, stretchSuite]
+export const SUITES: readonly Suite[] = [
+  idsSuite,
+  hashSuite,
+  lagSuite,
+  concurrencySuite,
+  stretchSuite,
+  httpSuite,
+  storesSuite,
+]

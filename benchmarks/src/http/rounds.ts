@@ -1,0 +1,54 @@
+/**
+ * Interleaved rounds (GUIDE.md §3 rule 4): round 1 runs the candidates A B C …, round 2 … C B A, and so
+ * on, so a slow drift over the run (a growing session store, thermal state) lands on every candidate
+ * alike instead of on whoever runs last.
+ */
+export function interleavedRounds<T>(candidates: readonly T[], rounds: number): T[][] {
+  if (!Number.isSafeInteger(rounds) || rounds < 1)
+    throw new RangeError(`rounds must be a positive integer, got ${rounds}`)
+  return Array.from({ length: rounds }, (_, round) =>
+    round % 2 === 0 ? [...candidates] : [...candidates].reverse(),
+  )
+}
+
+/** One measured round of one candidate; a round with errors, timeouts or non-2xx answers is marked. */
+export interface RoundSample {
+  readonly value: number
+  /** Errors + timeouts + non-2xx responses; a non-zero round is kept out of the median. */
+  readonly failures: number
+}
+
+export interface RoundSummary {
+  /** Median over the clean rounds (NaN when none was clean). */
+  readonly median: number
+  readonly min: number
+  readonly max: number
+  /** (max − min) / median over the clean rounds, in percent: the run-to-run spread. */
+  readonly spreadPct: number
+  readonly cleanRounds: number
+  readonly markedRounds: number
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+export function summarizeRounds(samples: readonly RoundSample[]): RoundSummary {
+  const clean = samples.filter((sample) => sample.failures === 0).map((sample) => sample.value)
+  const mid = median(clean)
+  const min = clean.length > 0 ? Math.min(...clean) : Number.NaN
+  const max = clean.length > 0 ? Math.max(...clean) : Number.NaN
+  return {
+    median: mid,
+    min,
+    max,
+    spreadPct: clean.length > 0 && mid > 0 ? ((max - min) / mid) * 100 : Number.NaN,
+    cleanRounds: clean.length,
+    markedRounds: samples.length - clean.length,
+  }
+}
