@@ -67,7 +67,8 @@ export function scaffoldStrategy(root, { kind, name, wraps }) {
     wraps,
     displayName: `${bareName} (starter)`,
     description: `${kindInfo.label} wrapping ${wraps}: scaffolded starting implementation on node:crypto`,
-    keywords: JSON.stringify([...kindInfo.keywords, bareName, 'authlab']),
+    // Laid out as Biome formats package.json, so `biome ci` passes on a fresh package.
+    keywords: JSON.stringify([...kindInfo.keywords, bareName, 'authlab'], null, 2).replaceAll('\n', '\n  '),
     coreVersion: workspaceVersion(root, 'core'),
     conformanceVersion: workspaceVersion(root, 'conformance'),
     engines: JSON.stringify(readJson(join(root, 'package.json')).engines?.node ?? '>=20.19'),

@@ -62,6 +62,10 @@ describe('a scaffolded strategy package, with no other edit', () => {
     }
   }, 600_000)
 
+  test('passes `biome ci` (lint and format) as generated', () => {
+    expect(() => run(bin('biome'), ['ci', '--colors=off', created.id.dir, created.hash.dir])).not.toThrow()
+  })
+
   test('is publishable as generated: publint --strict, attw and the manifest rules are clean', async () => {
     const generated = Object.values(created).map(({ dir }) => ({
       dir: join(copy, dir),
