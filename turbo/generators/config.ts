@@ -1,7 +1,8 @@
 import type { PlopTypes } from '@turbo/gen'
 import { KINDS, nextSteps, scaffoldStrategy, validate } from './scaffold.mjs'
 
-// `npx turbo gen strategy` (or non-interactively: `npx turbo gen run strategy --args id <name> <wraps>`).
+// `npx turbo gen strategy`; non-interactively `npx turbo gen strategy --args id <name> <wraps>`, or through
+// the installed @turbo/gen directly: `npx gen run strategy --args id <name> <wraps>`.
 // turbo bundles this file to CommonJS before loading it, so the repository root comes from the
 // answers turbo adds (`turbo.paths.root`), not from import.meta.
 export default function generator(plop: PlopTypes.NodePlopAPI): void {
