@@ -107,5 +107,21 @@ async function recordReport(
     environment: captureEnvironment(ROOT, [], 'full', packageJson.dependencies),
   }
   await writeFile(join(RESULTS, 'store-matrix.json'), `${JSON.stringify(results, null, 2)}\n`)
-  await writeFile(join(RESULTS, 'store-matrix.md'), toMarkdown(results))
+  const markdown = toMarkdown(results)
+  await writeFile(join(RESULTS, 'store-matrix.md'), markdown)
+  await embedInReadme(markdown)
+}
+
+/** The README shows the matrix of the run that wrote the results, between two markers. */
+async function embedInReadme(markdown: string): Promise<void> {
+  const readme = join(import.meta.dirname, '../README.md')
+  const [start, end] = ['<!-- store-matrix:start -->', '<!-- store-matrix:end -->']
+  const text = await readFile(readme, 'utf8')
+  if (!text.includes(start) || !text.includes(end))
+    throw new Error(`${readme} lacks the ${start} … ${end} markers`)
+  const before = text.slice(0, text.indexOf(start) + start.length)
+  const after = text.slice(text.indexOf(end))
+  // The matrix's own title would duplicate the README section heading; its subsections move down a level.
+  const body = markdown.replace(/^# .*\n/, '').replaceAll(/^## /gm, '### ')
+  await writeFile(readme, `${before}\n${body}\n${after}`)
 }
