@@ -38,6 +38,7 @@ describe('http suite round scheduling', () => {
       spreadPct: (20 / 110) * 100,
       cleanRounds: 3,
       markedRounds: 1,
+      failures: 3,
     })
   })
 

@@ -27,6 +27,8 @@ export interface RoundSummary {
   readonly spreadPct: number
   readonly cleanRounds: number
   readonly markedRounds: number
+  /** Errors + timeouts + non-2xx summed over every round, marked ones included. */
+  readonly failures: number
 }
 
 export function median(values: readonly number[]): number {
@@ -50,5 +52,6 @@ export function summarizeRounds(samples: readonly RoundSample[]): RoundSummary {
     spreadPct: clean.length > 0 && mid > 0 ? ((max - min) / mid) * 100 : Number.NaN,
     cleanRounds: clean.length,
     markedRounds: samples.length - clean.length,
+    failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
   }
 }

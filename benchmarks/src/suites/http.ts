@@ -46,6 +46,7 @@ function spreadFields(summary: RoundSummary): Record<string, number> {
     'spread %': summary.spreadPct,
     'clean rounds': summary.cleanRounds,
     'marked rounds': summary.markedRounds,
+    'errors+timeouts+non-2xx': summary.failures,
   }
 }
 
