@@ -282,8 +282,10 @@ export const crossImplementation: HasherCheck = async (o) => {
 /**
  * `info.runsOn` is true. During one hash at blockingParams (≥ 150 ms): `main-thread` must keep the event
  * loop busy (utilization ≥ 0.7, whether in one block or in chunks); every other value must leave it free
- * (utilization ≤ 0.3, and no timer held up longer than 50 ms or a third of the hash, whichever is more:
- * a blocking hash holds it up for all of it). The wide gaps keep the verdict stable on a loaded 2-core box.
+ * (utilization ≤ 0.3, and no timer held up longer than 50 ms or 3/4 of the hash, whichever is more: a
+ * blocking hash holds it up for all of it). Utilization is the main signal because it does not move when
+ * a loaded machine deschedules the whole process; on a 2-core box at load 15 a threadpool hash still saw
+ * a single 150 ms timer delay during 264 ms, with utilization 0.04.
  */
 export const runsOn: HasherCheck = async (o) => {
   const hasher = o.blockingParams ? o.factory(o.blockingParams) : o.factory()
@@ -298,7 +300,7 @@ export const runsOn: HasherCheck = async (o) => {
     assert.ok(sample.utilization >= 0.7, `declares main-thread but the event loop stayed free (${seen})`)
   } else {
     assert.ok(
-      sample.utilization <= 0.3 && sample.maxDelayMs <= Math.max(50, sample.durationMs / 3),
+      sample.utilization <= 0.3 && sample.maxDelayMs <= Math.max(50, sample.durationMs * 0.75),
       `declares ${hasher.info.runsOn} but blocks the event loop (${seen})`,
     )
   }
