@@ -12,6 +12,9 @@ export default defineConfig({
     ],
     reporters: ['default', './scripts/summary-reporter.ts'],
     pool: 'forks',
+    // Both cores: the suites are CPU-bound and independent; timing-sensitive checks judge by
+    // event-loop utilization, which another process on the other core does not disturb.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
