@@ -18,9 +18,8 @@ export interface LoadResult {
   readonly p99Ms: number
 }
 
-/** One autocannon run through its programmatic API (no pipelining: one request per connection at a time). */
-export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
+function optionsFor(url: string, options: LoadOptions): autocannon.Options {
+  return {
     url: new URL(options.path, url).href,
     connections: options.connections,
     duration: options.durationSec ?? 10,
@@ -28,7 +27,38 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
     method: options.method ?? 'GET',
     body: options.body,
     headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+  }
+}
+
+/** One autocannon run through its programmatic API (no pipelining: one request per connection at a time). */
+export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  return toLoadResult(await autocannon(optionsFor(url, options)))
+}
+
+/**
+ * A load that runs until `finish()`: the GET /health probe that lasts exactly as long as the logins it
+ * watches (autocannon's callback form returns an instance with `stop()`).
+ */
+export function startLoad(
+  url: string,
+  options: Omit<LoadOptions, 'durationSec' | 'amount'>,
+): { finish(): Promise<LoadResult> } {
+  let settle: (result: Promise<LoadResult>) => void = () => {}
+  const done = new Promise<LoadResult>((resolve) => {
+    settle = resolve
   })
+  const instance = autocannon({ ...optionsFor(url, options), duration: 3600 }, (error, result) =>
+    settle(error ? Promise.reject(error) : Promise.resolve(toLoadResult(result))),
+  )
+  return {
+    finish() {
+      instance.stop()
+      return done
+    },
+  }
+}
+
+function toLoadResult(result: autocannon.Result): LoadResult {
   const total = result.requests.total
   return {
     requestsPerSec: total / result.duration,
