@@ -1,9 +1,9 @@
 import type { Reporter, TestModule } from 'vitest/node'
 
 /**
- * Prints the plain closing line `N passed, N failed[, N skipped]` that CI reads. A test file that
- * fails to load (syntax error, missing service at import time) has no test cases, so it is counted
- * as one failure rather than vanishing from the total.
+ * Prints the plain closing line `N passed, N failed[, N skipped]` that CI reads. Errors outside any
+ * test — a file that fails to load, a failing beforeAll/afterAll hook, an unhandled rejection — have
+ * no test case to carry them, so each counts as one failure rather than vanishing from the total.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -12,6 +12,7 @@ export default class SummaryReporter implements Reporter {
     let skipped = 0
     for (const testModule of testModules) {
       if (testModule.errors().length > 0) failed += 1
+      for (const suite of testModule.children.allSuites()) if (suite.errors().length > 0) failed += 1
       for (const test of testModule.children.allTests()) {
         const { state } = test.result()
         if (state === 'passed') passed += 1
