@@ -30,9 +30,14 @@ export function cellText(outcome: Outcome | undefined): string {
   return outcome.ok ? '✓' : `✗ ${tableText(`${outcome.step}: ${outcome.reason}`)}`
 }
 
+/** A Markdown table with padded columns, the layout Biome's Markdown formatter keeps (so `biome ci` passes). */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n')
+  const widths = header.map((title, i) =>
+    Math.max(3, title.length, ...rows.map((row) => row[i]?.length ?? 0)),
+  )
+  const line = (cells: readonly string[]) =>
+    `| ${widths.map((w, i) => (cells[i] ?? '').padEnd(w)).join(' | ')} |`
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
 }
 
 const ms = (value: number) => value.toFixed(value < 1 ? 3 : 2)
