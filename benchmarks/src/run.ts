@@ -34,7 +34,7 @@ export interface RunOutput {
 
 /** Picks suites by name; an unknown name is a usage error listing the known ones. */
 export function selectSuites(all: readonly Suite[], names: readonly string[] | undefined): Suite[] {
-  if (!names) return [...all]
+  if (!names) return all.filter((s) => !s.onRequestOnly)
   return names.map((name) => {
     const suite = all.find((s) => s.name === name)
     if (!suite) {

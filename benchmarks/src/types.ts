@@ -124,6 +124,11 @@ export interface SuiteContext {
 export interface Suite {
   readonly name: string
   readonly description: string
+  /**
+   * Runs only when named with --suite: minutes-long suites that start servers (http, stores) stay out
+   * of the default quick run, which must fit in about 3 minutes.
+   */
+  readonly onRequestOnly?: boolean
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 

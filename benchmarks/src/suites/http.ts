@@ -261,6 +261,7 @@ async function loginScenario(
 
 export const httpSuite: Suite = {
   name: 'http',
+  onRequestOnly: true,
   description:
     'Every generator inside express-session and @fastify/session under autocannon (req/s as a ratio to the unique-counter ceiling), and logins/s per hasher at equal cost with the p99 of GET /health measured meanwhile.',
   async run(candidates, ctx) {

@@ -71,6 +71,7 @@ function latencyRows(reports: readonly StoreReport[]): Row[] {
 
 export const storesSuite: Suite = {
   name: 'stores',
+  onRequestOnly: true,
   description:
     'The store-compatibility matrix (issue 6): every generator × real session store × express-session and @fastify/session, ID length limits, hostile cookies, and store.get/set latency per store.',
   async run(candidates, ctx) {
