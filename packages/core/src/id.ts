@@ -65,6 +65,23 @@ export function checkIdBytes(bytes: number): number {
   return bytes
 }
 
+/**
+ * The descriptor fields shared by every generator that emits `bytes` random bytes as unpadded
+ * base64url (or an equivalent 6 bits per character): length, alphabet, entropy, thread. Validates
+ * `bytes` first.
+ */
+export function base64urlIdShape(
+  bytes: number,
+): Pick<IdGeneratorInfo, 'length' | 'alphabet' | 'entropyBits' | 'runsOn'> {
+  checkIdBytes(bytes)
+  return {
+    length: base64urlLength(bytes),
+    alphabet: BASE64URL_ALPHABET,
+    entropyBits: bytes * 8,
+    runsOn: 'main-thread',
+  }
+}
+
 /** Attaches the descriptor to a generator function, freezing it so the bench labels cannot drift. */
 export function defineIdGenerator(
   info: IdGeneratorInfo,

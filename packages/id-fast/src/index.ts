@@ -1,8 +1,7 @@
 import { randomFillSync } from 'node:crypto'
 import {
   BASE64URL_ALPHABET,
-  base64urlLength,
-  checkIdBytes,
+  base64urlIdShape,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
@@ -40,8 +39,8 @@ export function createIdGenerator({
   bytes = DEFAULT_ID_BYTES,
   poolBytes = 16 * 1024,
 }: FastIdOptions = {}): IdGenerator {
-  checkIdBytes(bytes)
-  const length = base64urlLength(bytes)
+  const shape = base64urlIdShape(bytes)
+  const { length } = shape
   if (
     !Number.isSafeInteger(poolBytes) ||
     poolBytes < length ||
@@ -69,15 +68,12 @@ export function createIdGenerator({
   )(CHAR_CODE_OF_BYTE, randomFillSync, String.fromCharCode, poolBytes) as () => string
   return defineIdGenerator(
     {
+      ...shape,
       name: '@authlab/id-fast',
       displayName: 'authlab fast',
       wraps: `crypto.randomFillSync(${poolBytes}) pool → String.fromCharCode(${length} codes)`,
-      length,
-      alphabet: BASE64URL_ALPHABET,
-      entropyBits: length * 6,
       randomness: `OS-seeded CSPRNG (crypto.randomFillSync), ${poolBytes}-byte pool, 6 of every 8 bits used`,
       poolBytes,
-      runsOn: 'main-thread',
     },
     generate,
   )

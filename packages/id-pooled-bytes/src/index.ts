@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import {
-  BASE64URL_ALPHABET,
-  base64urlLength,
-  checkIdBytes,
+  base64urlIdShape,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
+  InvalidOptionError,
 } from '@authlab/core'
 
 export interface PooledBytesIdOptions {
@@ -25,21 +24,23 @@ export function createIdGenerator({
   bytes = DEFAULT_ID_BYTES,
   idsPerRefill = 128,
 }: PooledBytesIdOptions = {}): IdGenerator {
-  checkIdBytes(bytes)
+  const shape = base64urlIdShape(bytes)
+  if (!Number.isSafeInteger(idsPerRefill) || idsPerRefill < 1 || idsPerRefill > 65_536) {
+    throw new InvalidOptionError(
+      `idsPerRefill must be an integer from 1 to 65536, got ${String(idsPerRefill)}`,
+    )
+  }
   const poolBytes = bytes * idsPerRefill
   let pool = randomBytes(poolBytes)
   let offset = 0
   return defineIdGenerator(
     {
+      ...shape,
       name: '@authlab/id-pooled-bytes',
       displayName: 'randomBytes pool (@fastify/session)',
       wraps: `crypto.randomBytes(${poolBytes}) pool, toString('base64url', i, i + ${bytes})`,
-      length: base64urlLength(bytes),
-      alphabet: BASE64URL_ALPHABET,
-      entropyBits: bytes * 8,
       randomness: `OS-seeded CSPRNG (crypto.randomBytes), ${poolBytes}-byte pool`,
       poolBytes,
-      runsOn: 'main-thread',
     },
     () => {
       if (offset === poolBytes) {

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto'
 import {
   BASE64URL_ALPHABET,
-  base64urlLength,
-  checkIdBytes,
+  base64urlIdShape,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
@@ -19,8 +18,8 @@ export interface RandomIntIdOptions {
  * did, so the comparison measures randomInt itself: 32 calls into its rejection-sampling path per ID.
  */
 export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: RandomIntIdOptions = {}): IdGenerator {
-  checkIdBytes(bytes)
-  const length = base64urlLength(bytes)
+  const shape = base64urlIdShape(bytes)
+  const { length } = shape
   const body = `return ${Array.from({ length }, () => 'a[r(64)]').join(' + ')}`
   const generate = new Function('a', 'r', `return function generateId() { ${body} }`)(
     [...BASE64URL_ALPHABET],
@@ -28,15 +27,12 @@ export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: RandomIntIdOptio
   ) as () => string
   return defineIdGenerator(
     {
+      ...shape,
       name: '@authlab/id-random-int',
       displayName: 'randomInt per character',
       wraps: `crypto.randomInt(0, 64) × ${length}, unrolled`,
-      length,
-      alphabet: BASE64URL_ALPHABET,
-      entropyBits: length * 6,
       randomness: 'OS-seeded CSPRNG via crypto.randomInt (Node caches 6 KiB of random bytes for it)',
       poolBytes: 6 * 1024,
-      runsOn: 'main-thread',
     },
     generate,
   )

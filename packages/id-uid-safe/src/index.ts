@@ -1,11 +1,4 @@
-import {
-  BASE64URL_ALPHABET,
-  base64urlLength,
-  checkIdBytes,
-  DEFAULT_ID_BYTES,
-  defineIdGenerator,
-  type IdGenerator,
-} from '@authlab/core'
+import { base64urlIdShape, DEFAULT_ID_BYTES, defineIdGenerator, type IdGenerator } from '@authlab/core'
 import uid from 'uid-safe'
 
 export interface UidSafeIdOptions {
@@ -19,18 +12,15 @@ export interface UidSafeIdOptions {
  * buffer, an encode and two regex passes.
  */
 export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: UidSafeIdOptions = {}): IdGenerator {
-  checkIdBytes(bytes)
+  const shape = base64urlIdShape(bytes)
   return defineIdGenerator(
     {
+      ...shape,
       name: '@authlab/id-uid-safe',
       displayName: 'uid-safe (express-session)',
       wraps: `uid-safe sync(${bytes})`,
-      length: base64urlLength(bytes),
-      alphabet: BASE64URL_ALPHABET,
-      entropyBits: bytes * 8,
       randomness: 'OS-seeded CSPRNG (crypto.randomBytes), one call per ID',
       poolBytes: 0,
-      runsOn: 'main-thread',
     },
     () => uid.sync(bytes),
   )
