@@ -4,6 +4,9 @@
  */
 export const ID_BASELINES: readonly string[] = ['ref:randomUUID', '@authlab/id-uid-safe']
 
+/** The insecure unique counter (references.ts): what the harness reaches when an ID costs next to nothing. */
+export const ID_CEILING = 'ref:counter'
+
 /** The native implementation of each algorithm family, the yardstick for its other implementations. */
 export const NATIVE_HASHERS: Readonly<Record<string, string>> = {
   bcrypt: '@authlab/hash-bcrypt',
@@ -17,6 +20,11 @@ export function algorithmFamily(algorithm: string): string {
   return /^2[abxy]?$/.test(algorithm) || algorithm === 'bcrypt' ? 'bcrypt' : algorithm
 }
 
+/** Baselines and the ceiling survive `--filter`: the ratios of the kept candidates are taken to them. */
 export function isBaseline(candidate: string): boolean {
-  return ID_BASELINES.includes(candidate) || Object.values(NATIVE_HASHERS).includes(candidate)
+  return (
+    ID_BASELINES.includes(candidate) ||
+    candidate === ID_CEILING ||
+    Object.values(NATIVE_HASHERS).includes(candidate)
+  )
 }

@@ -32,7 +32,7 @@ const USAGE = `Usage:
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
 
 Suites run one after another; the default is all of them in quick mode (about 3 minutes).
---filter keeps candidates whose package name or label contains the substring (baselines always run).
+--filter keeps candidates whose package name or label contains the substring (baselines and the ceiling always run).
 compare exits 1 when a figure is significantly worse (95 % CIs do not overlap) by more than the threshold
 (default 5 %). It compares ratios to each run's own baseline; --absolute compares raw values (same quiet machine only).
 `

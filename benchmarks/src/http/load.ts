@@ -1,9 +1,10 @@
 import autocannon from 'autocannon'
+import { type ProbeLatency, probeLatency } from './stalls.js'
 
 export interface LoadOptions {
   readonly path: string
   readonly connections: number
-  /** Seconds to run; or a fixed number of requests (`amount`), for warm-ups. */
+  /** Seconds to run; or a fixed number of requests (`amount`). */
   readonly durationSec?: number
   readonly amount?: number
   readonly method?: 'GET' | 'POST'
@@ -11,11 +12,16 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
+  /** Completed requests ÷ (last response − start), both read here (see `run`). */
   readonly requestsPerSec: number
   readonly total: number
   /** autocannon's errors + timeouts + non-2xx answers: a round with any is marked, not averaged in. */
   readonly failures: number
+  /** autocannon's own per-request p99 (closed loop: blind to coordinated omission). */
   readonly p99Ms: number
+  /** performance.now() when the load started and when its last response arrived. */
+  readonly startedAt: number
+  readonly lastResponseAt: number
 }
 
 function optionsFor(url: string, options: LoadOptions): autocannon.Options {
@@ -27,54 +33,81 @@ function optionsFor(url: string, options: LoadOptions): autocannon.Options {
     method: options.method ?? 'GET',
     body: options.body,
     headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+    // autocannon only notices it is done on its sampling tick (1 s by default), which left up to a second
+    // of idle server at the end of every run; 100 ms keeps the tail short. Rates do not depend on it.
+    sampleInt: 100,
   }
 }
 
-/** One autocannon run through its programmatic API (no pipelining: one request per connection at a time). */
-export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
-  const started = performance.now()
-  const result = await autocannon(optionsFor(url, options))
-  return toLoadResult(result, (performance.now() - started) / 1000)
+interface Running {
+  readonly instance: autocannon.Instance
+  readonly done: Promise<LoadResult>
 }
 
 /**
- * A load that runs until `finish()`: the GET /health probe that lasts exactly as long as the logins it
- * watches (autocannon's callback form returns an instance with `stop()`).
+ * One autocannon run through its programmatic API (no pipelining: one request per connection at a time).
+ * `onResponse` sees the time of every response. Rates use the first and last moments read here, not
+ * autocannon's `duration` (whole seconds, and it includes the idle tail until its next sampling tick:
+ * a 22-login round of 2.4 s once read as exactly 11 logins/s).
  */
-export function startLoad(
-  url: string,
-  options: Omit<LoadOptions, 'durationSec' | 'amount'>,
-): { finish(): Promise<LoadResult> } {
-  let settle: (result: Promise<LoadResult>) => void = () => {}
-  const done = new Promise<LoadResult>((resolve) => {
+function run(url: string, options: LoadOptions, onResponse?: (at: number) => void): Running {
+  const startedAt = performance.now()
+  let lastResponseAt = startedAt
+  let settle: (result: LoadResult) => void = () => {}
+  let fail: (error: unknown) => void = () => {}
+  const done = new Promise<LoadResult>((resolve, reject) => {
     settle = resolve
+    fail = reject
   })
-  const started = performance.now()
-  const instance = autocannon({ ...optionsFor(url, options), duration: 3600 }, (error, result) =>
-    settle(
-      error
-        ? Promise.reject(error)
-        : Promise.resolve(toLoadResult(result, (performance.now() - started) / 1000)),
-    ),
-  )
-  return {
-    finish() {
-      instance.stop()
-      return done
-    },
-  }
+  const instance = autocannon(optionsFor(url, options), (error, result) => {
+    if (error) return fail(error)
+    const total = result.requests.total
+    settle({
+      requestsPerSec: total / ((lastResponseAt - startedAt) / 1000),
+      total,
+      failures: result.errors + result.timeouts + result.non2xx,
+      p99Ms: result.latency.p99,
+      startedAt,
+      lastResponseAt,
+    })
+  })
+  instance.on('response', () => {
+    lastResponseAt = performance.now()
+    onResponse?.(lastResponseAt)
+  })
+  return { instance, done }
+}
+
+export function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  return run(url, options).done
+}
+
+export interface ProbeResult extends ProbeLatency {
+  readonly total: number
+  readonly failures: number
+  /** autocannon's per-request p99, for comparison with the open-loop figure. */
+  readonly closedLoopP99Ms: number
 }
 
 /**
- * Rates use the wall time of the run measured here: autocannon's `duration` is whole seconds, which made a
- * 22-login round of 2.4 s read as exactly 11 logins/s.
+ * A second autocannon on one connection that requests `path` back to back until `finish`, recording when
+ * each answer arrived. `finish(from, to)` reads the latency a steady stream of requests would have seen in
+ * that window (see `probeLatency`): a closed-loop client sends one request per stall and thousands between
+ * stalls, so its own p99 hides an event loop blocked most of the time (coordinated omission).
  */
-function toLoadResult(result: autocannon.Result, elapsedSec: number): LoadResult {
-  const total = result.requests.total
+export function startProbe(url: string, path: string) {
+  const answeredAt: number[] = []
+  const probe = run(url, { path, connections: 1, durationSec: 3600 }, (at) => answeredAt.push(at))
   return {
-    requestsPerSec: total / elapsedSec,
-    total,
-    failures: result.errors + result.timeouts + result.non2xx,
-    p99Ms: result.latency.p99,
+    async finish(from: number, to: number): Promise<ProbeResult> {
+      probe.instance.stop()
+      const result = await probe.done
+      return {
+        ...probeLatency(answeredAt, from, to),
+        total: result.total,
+        failures: result.failures,
+        closedLoopP99Ms: result.p99Ms,
+      }
+    },
   }
 }

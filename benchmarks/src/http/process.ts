@@ -18,7 +18,7 @@ export function hasTaskset(): boolean {
 /** Pins a process (default: this one) to one CPU; returns false when taskset is unavailable. */
 export function pin(cpu: number, pid = process.pid): boolean {
   try {
-    execFileSync('taskset', ['-cp', String(cpu), String(pid)], { stdio: 'ignore' })
+    execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' })
     return true
   } catch {
     return false
@@ -28,7 +28,7 @@ export function pin(cpu: number, pid = process.pid): boolean {
 /** Undoes `pin`: lets the process run on every CPU again. */
 export function unpin(cores: number, pid = process.pid): void {
   try {
-    execFileSync('taskset', ['-cp', `0-${cores - 1}`, String(pid)], { stdio: 'ignore' })
+    execFileSync('taskset', ['-a', '-cp', `0-${cores - 1}`, String(pid)], { stdio: 'ignore' })
   } catch {
     // Nothing was pinned.
   }
@@ -36,6 +36,8 @@ export function unpin(cores: number, pid = process.pid): void {
 
 export interface ServerProcess {
   readonly url: string
+  /** The server's process id (taskset execs node, so it is the node process itself). */
+  readonly pid: number
   stop(): Promise<void>
 }
 
@@ -54,6 +56,7 @@ export function startServerProcess(spec: ServerSpec, cpu: number | undefined): P
       const { url } = JSON.parse(line) as { url: string }
       resolve({
         url,
+        pid: child.pid as number,
         stop: () =>
           new Promise<void>((done) => {
             child.removeAllListeners('exit')

@@ -55,3 +55,28 @@ export function summarizeRounds(samples: readonly RoundSample[]): RoundSummary {
     failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
   }
 }
+
+/**
+ * Two-sided 95 % Student t critical values t(0.975, df) for df = 1…30 (NIST/SEMATECH e-Handbook of
+ * Statistical Methods §1.3.6.7.2); beyond 30 the normal 1.96 is within 2 %.
+ */
+const T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+]
+
+export interface MeanCi {
+  readonly mean: number
+  /** Half-width of the 95 % confidence interval of the mean (NaN with fewer than two values). */
+  readonly halfWidth: number
+}
+
+/** Mean of per-round values with its 95 % t-interval: rounds are the independent repetitions. */
+export function meanCi(values: readonly number[]): MeanCi {
+  const n = values.length
+  if (n === 0) return { mean: Number.NaN, halfWidth: Number.NaN }
+  const mean = values.reduce((sum, v) => sum + v, 0) / n
+  if (n < 2) return { mean, halfWidth: Number.NaN }
+  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (n - 1)
+  return { mean, halfWidth: (T_975[n - 2] ?? 1.96) * Math.sqrt(variance / n) }
+}

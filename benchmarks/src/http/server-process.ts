@@ -15,7 +15,9 @@ import { BENCH_USER, type ServerSpec } from './spec.js'
 
 async function main(spec: ServerSpec): Promise<void> {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
-  const loaded = await loadPackages(discoverPackages(root))
+  // Only the two packages this server runs: importing every strategy made each start cost seconds of CPU.
+  const wanted = new Set([spec.generator, spec.hasher])
+  const loaded = await loadPackages(discoverPackages(root).filter((pkg) => wanted.has(pkg.name)))
   const { candidates } = assembleCandidates(loaded.flatMap((outcome) => (outcome.ok ? [outcome.pkg] : [])))
   const generator = candidates.ids.find((candidate) => candidate.id === spec.generator)
   const hashCandidate = candidates.hashers.find((candidate) => candidate.id === spec.hasher)

@@ -1,0 +1,94 @@
+import type { Framework } from '@authlab/servers'
+import { ID_CEILING as CEILING } from '../baselines.js'
+import type { IdCandidate, Row, SuiteContext } from '../types.js'
+import type { HttpBudget } from './budgets.js'
+import { load } from './load.js'
+import type { ServerProcess } from './process.js'
+import { finite, roundFlags, spreadFields } from './round-rows.js'
+import { interleavedRounds, type MeanCi, meanCi, type RoundSample, summarizeRounds } from './rounds.js'
+import { type Placement, withServers } from './servers.js'
+
+/** Issue 5's goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
+const GOAL = 0.98
+
+/** Decided only when the whole 95 % interval of the mean per-round ratio lies on one side of the goal. */
+function verdict({ mean, halfWidth }: MeanCi): string {
+  if (!Number.isFinite(halfWidth)) return 'too few rounds'
+  if (mean - halfWidth >= GOAL) return 'yes'
+  if (mean + halfWidth < GOAL) return 'no'
+  return 'undecided at this precision'
+}
+
+/**
+ * One fresh server alone on its core: a discarded warm-up (JIT, connections, the store's first
+ * allocations), then the measured round.
+ */
+async function measure(server: ServerProcess, budget: HttpBudget): Promise<RoundSample> {
+  await load(server.url, { path: '/', connections: 50, durationSec: budget.warmupSec })
+  const result = await load(server.url, { path: '/', connections: 50, durationSec: budget.idsSec })
+  return { value: result.requestsPerSec, failures: result.failures }
+}
+
+/**
+ * ids-in-framework: GET / without a cookie, so every request generates an ID and stores a session.
+ * Every measurement gets a fresh server that is the only one on its core: each request adds a session to
+ * the in-memory store, and a store grown over earlier rounds made GC pauses, not the generator, the biggest
+ * difference between rounds (1-s rounds of one reused fastify server ranged 21–38 k req/s); servers kept
+ * alive beside the measured one spent that core on their own background GC and compilation.
+ */
+export async function idsInFramework(
+  framework: Framework,
+  ids: readonly IdCandidate[],
+  hasher: string,
+  budget: HttpBudget,
+  placement: Placement,
+  ctx: SuiteContext,
+): Promise<Row[]> {
+  const samples = new Map<IdCandidate, RoundSample[]>(ids.map((c) => [c, []]))
+  const ratios = new Map<IdCandidate, number[]>(ids.map((c) => [c, []]))
+  for (const order of interleavedRounds(ids, budget.rounds)) {
+    const round: RoundSample[] = []
+    for (const candidate of order) {
+      ctx.progress.step(`${framework} ids · ${candidate.label}`)
+      const spec = { framework, generator: candidate.id, hasher }
+      round.push(
+        await withServers([spec], placement.serverCpu, ([server]) =>
+          measure(server as ServerProcess, budget),
+        ),
+      )
+    }
+    const ceiling = round[order.findIndex((c) => c.id === CEILING)]
+    for (const [i, c] of order.entries()) {
+      const sample = round[i] as RoundSample
+      samples.get(c)?.push(sample)
+      if (ceiling?.failures === 0 && sample.failures === 0) ratios.get(c)?.push(sample.value / ceiling.value)
+    }
+  }
+  return ids.map((candidate) => {
+    const summary = summarizeRounds(samples.get(candidate) ?? [])
+    const ratio = meanCi(ratios.get(candidate) ?? [])
+    return {
+      suite: 'http',
+      group: `ids-in-framework · ${framework}`,
+      candidate: candidate.id,
+      label: candidate.label,
+      value: finite(summary.median),
+      unit: 'req/s',
+      higherIsBetter: true,
+      samples: summary.cleanRounds,
+      ratios: Number.isFinite(ratio.mean)
+        ? [{ baseline: CEILING, value: ratio.mean, rme: finite((100 * ratio.halfWidth) / ratio.mean) }]
+        : [],
+      details: {
+        'ratio 95% CI low': finite(ratio.mean - ratio.halfWidth),
+        'ratio 95% CI high': finite(ratio.mean + ratio.halfWidth),
+        [`≥ ${GOAL * 100} % of ceiling`]: candidate.id === CEILING ? 'is the ceiling' : verdict(ratio),
+        ...spreadFields(summary),
+      },
+      flags: [
+        ...(candidate.id === CEILING ? ['ceiling (INSECURE, bench-only)'] : []),
+        ...roundFlags(summary),
+      ],
+    }
+  })
+}

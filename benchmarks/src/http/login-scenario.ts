@@ -1,0 +1,143 @@
+import type { PasswordHasher } from '@authlab/core'
+import type { Framework } from '@authlab/servers'
+import { measureAsync } from '../measure.js'
+import { BENCH_PASSWORD, COST_SETTINGS, type CostSetting, instantiate } from '../settings.js'
+import type { HashCandidate, Row, SuiteContext } from '../types.js'
+import type { HttpBudget } from './budgets.js'
+import { load, type ProbeResult, startProbe } from './load.js'
+import { finite, roundFlags, spreadFields } from './round-rows.js'
+import { interleavedRounds, median, type RoundSample, summarizeRounds } from './rounds.js'
+import { type Placement, withServers } from './servers.js'
+import { BENCH_USER } from './spec.js'
+
+export interface LoginEntry {
+  readonly candidate: HashCandidate
+  readonly setting: CostSetting
+  /** The configured hasher's own name: a multi-algorithm package is labelled by what it runs here. */
+  readonly label: string
+  readonly limit: Limit
+}
+
+interface Limit {
+  readonly singleMs: number
+  /** cores ÷ single-hash time: the logins/s of a server that does nothing but hash. */
+  readonly perSec: number
+  readonly logins: number
+}
+
+/**
+ * Timed in this process on the same CPU model before any server starts; it also sizes each round: a fixed
+ * number of logins, about `loginSec` at the limit, so a slow hasher still completes several (a fixed-time
+ * window counted whole hashes, and none at all for a 500 ms hash).
+ */
+async function limitOf(hasher: PasswordHasher, cores: number, budget: HttpBudget): Promise<Limit> {
+  const encoded = await hasher.hash(BENCH_PASSWORD)
+  const single = await measureAsync(() => hasher.verify(encoded, BENCH_PASSWORD), {
+    timeMs: 100,
+    minSamples: 3,
+    warmupMs: 0,
+    warmupSamples: 1,
+  })
+  const perSec = (cores * 1000) / single.mean
+  return { singleMs: single.mean, perSec, logins: Math.max(4, Math.round(perSec * budget.loginSec)) }
+}
+
+/**
+ * Every hasher at each cost-equalised setting it implements (quick: one setting per algorithm family),
+ * with its limit on `cores` cores, timed once for both frameworks.
+ */
+export async function loginEntries(
+  hashers: readonly HashCandidate[],
+  full: boolean,
+  cores: number,
+  budget: HttpBudget,
+): Promise<LoginEntry[]> {
+  const entries: LoginEntry[] = []
+  for (const setting of COST_SETTINGS.filter((s) => full || s.quick)) {
+    for (const candidate of hashers) {
+      const hasher = instantiate(candidate, setting)
+      if (hasher)
+        entries.push({
+          candidate,
+          setting,
+          label: hasher.info.displayName,
+          limit: await limitOf(hasher, cores, budget),
+        })
+    }
+  }
+  return entries
+}
+
+/**
+ * login: POST /login back to back on 4 connections (enough to keep libuv's 4 threads busy for the hashers
+ * that offload) while a second autocannon probes GET /health on one connection — the production cost of a
+ * blocking hasher, read as the latency a steady stream of health checks would see (see stalls.ts).
+ */
+export async function loginScenario(
+  framework: Framework,
+  entries: readonly LoginEntry[],
+  generator: string,
+  budget: HttpBudget,
+  placement: Placement,
+  ctx: SuiteContext,
+): Promise<Row[]> {
+  const body = JSON.stringify({ username: BENCH_USER, password: BENCH_PASSWORD })
+  const post = { path: '/login', method: 'POST', body, connections: 4 } as const
+  const samples = new Map<LoginEntry, RoundSample[]>(entries.map((e) => [e, []]))
+  const probes = new Map<LoginEntry, ProbeResult[]>(entries.map((e) => [e, []]))
+  const specs = entries.map((e) => ({
+    framework,
+    generator,
+    hasher: e.candidate.id,
+    setting: e.setting.label,
+  }))
+  await withServers(specs, placement.serverCpu, async (servers) => {
+    const serverOf = new Map(entries.map((e, i) => [e, servers[i]?.url as string]))
+    for (const url of serverOf.values()) await load(url, { ...post, amount: budget.warmupLogins })
+    for (const order of interleavedRounds(entries, budget.loginRounds)) {
+      for (const e of order) {
+        ctx.progress.step(`${framework} login · ${e.label} @ ${e.setting.label}`)
+        const url = serverOf.get(e) as string
+        const probe = startProbe(url, '/health')
+        const login = await load(url, { ...post, amount: e.limit.logins })
+        const health = await probe.finish(login.startedAt, login.lastResponseAt)
+        const failures = login.failures + health.failures
+        samples.get(e)?.push({ value: login.requestsPerSec, failures })
+        if (failures === 0) probes.get(e)?.push(health)
+      }
+    }
+  })
+  return entries.map((e) => {
+    const limit = e.limit
+    const summary = summarizeRounds(samples.get(e) ?? [])
+    const health = probes.get(e) ?? []
+    const medianOf = (pick: (probe: ProbeResult) => number) => finite(median(health.map(pick)))
+    return {
+      suite: 'http',
+      group: `login · ${framework} · ${e.setting.label}`,
+      candidate: e.candidate.id,
+      label: e.label,
+      value: finite(summary.median),
+      unit: 'logins/s',
+      higherIsBetter: true,
+      samples: summary.cleanRounds,
+      ratios: [
+        {
+          baseline: 'cores ÷ single-hash time',
+          value: finite(summary.median / limit.perSec),
+          rme: finite(summary.spreadPct / 2),
+        },
+      ],
+      details: {
+        'GET /health p99 ms': medianOf((probe) => probe.p99Ms),
+        'GET /health max stall ms': medianOf((probe) => probe.maxStallMs),
+        'GET /health closed-loop p99 ms': medianOf((probe) => probe.closedLoopP99Ms),
+        'limit logins/s': limit.perSec,
+        'single verify ms': limit.singleMs,
+        'logins per round': limit.logins,
+        ...spreadFields(summary),
+      },
+      flags: roundFlags(summary),
+    }
+  })
+}
