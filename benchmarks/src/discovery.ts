@@ -34,7 +34,7 @@ function workspaceDirs(root: string): string[] {
 }
 
 /** The installed version of `dependency` as Node would resolve it from `dir` (nearest node_modules). */
-function installedVersion(dir: string, dependency: string): string {
+export function installedVersion(dir: string, dependency: string): string {
   for (let at = dir; ; at = resolve(at, '..')) {
     const file = join(at, 'node_modules', dependency, 'package.json')
     if (existsSync(file)) return readJson(file).version ?? 'unknown'

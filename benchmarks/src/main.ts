@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { isAuthlabError } from '@authlab/core'
 import { FULL, QUICK } from './budget.js'
 import { compareResults } from './compare.js'
+import { installedVersion } from './discovery.js'
 import { stderrProgress } from './progress.js'
 import { formatNumber } from './report/format.js'
 import { useColor } from './report/terminal.js'
@@ -47,16 +47,11 @@ function percentOption(value: string | undefined, name: string, fallback: number
   return n
 }
 
+/** The measuring tools as this package resolves them (the root node_modules may hold other versions). */
 function toolVersions(): Record<string, string> {
-  const version = (pkg: string) => {
-    const file = resolve(PACKAGE_DIR, '..', 'node_modules', pkg, 'package.json')
-    try {
-      return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
-    } catch {
-      return 'unknown'
-    }
-  }
-  return { tinybench: version('tinybench') }
+  return Object.fromEntries(
+    ['tinybench', 'autocannon'].map((tool) => [tool, installedVersion(PACKAGE_DIR, tool)]),
+  )
 }
 
 async function compareCommand(

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import type { MeasureOptions } from '../measure.js'
 import type { ServerSpec } from './spec.js'
 
 const ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url))
@@ -41,31 +42,48 @@ export interface ServerProcess {
   stop(): Promise<void>
 }
 
-/** Starts a server process (on `cpu` when given and taskset exists) and waits for its URL. */
-export function startServerProcess(spec: ServerSpec, cpu: number | undefined): Promise<ServerProcess> {
-  const args = [ENTRY, JSON.stringify(spec)]
+/** Spawns the server entry (on `cpu` when given and taskset exists) and waits for its first JSON line. */
+function spawnEntry(args: readonly string[], cpu: number | undefined) {
+  const nodeArgs = [ENTRY, ...args]
   const [command, commandArgs] =
-    cpu === undefined ? [process.execPath, args] : ['taskset', ['-c', String(cpu), process.execPath, ...args]]
+    cpu === undefined
+      ? [process.execPath, nodeArgs]
+      : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]]
   const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout })
-    child.once('exit', (code) =>
-      reject(new Error(`server process for ${JSON.stringify(spec)} exited with ${code}`)),
-    )
-    lines.once('line', (line) => {
-      const { url } = JSON.parse(line) as { url: string }
-      resolve({
-        url,
-        pid: child.pid as number,
-        stop: () =>
-          new Promise<void>((done) => {
-            child.removeAllListeners('exit')
-            child.once('exit', () => done())
-            child.stdin?.end()
-          }),
-      })
-    })
+  const firstLine = new Promise<unknown>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${ENTRY} ${args.join(' ')} exited with ${code}`)))
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)))
   })
+  return { child, firstLine }
+}
+
+/** Starts a server process (on `cpu` when given and taskset exists) and waits for its URL. */
+export async function startServerProcess(spec: ServerSpec, cpu: number | undefined): Promise<ServerProcess> {
+  const { child, firstLine } = spawnEntry([JSON.stringify(spec)], cpu)
+  const { url } = (await firstLine) as { url: string }
+  return {
+    url,
+    pid: child.pid as number,
+    stop: () =>
+      new Promise<void>((done) => {
+        child.removeAllListeners('exit')
+        child.once('exit', () => done())
+        child.stdin?.end()
+      }),
+  }
+}
+
+/**
+ * Mean ms of one verify by the spec's hasher, timed in a fresh process on `cpu`: the same core and the same
+ * kind of process as the server that will run it.
+ */
+export async function timeVerifyInProcess(
+  spec: ServerSpec,
+  cpu: number | undefined,
+  options: MeasureOptions,
+): Promise<number> {
+  const { firstLine } = spawnEntry([JSON.stringify(spec), '--time-verify', JSON.stringify(options)], cpu)
+  return ((await firstLine) as { singleMs: number }).singleMs
 }
 
 /** Starts every server at once; if one fails, stops the others before rethrowing, so none is left behind. */

@@ -28,19 +28,15 @@ export const httpSuite: Suite = {
       pinned
         ? 'Each server process pinned to CPU 0 and autocannon (this process) to CPU 1 with taskset.'
         : 'taskset unavailable (or one core): servers and autocannon share the cores; figures are lower and noisier.',
-      `ids-in-framework: fresh servers every round (each GET / stores a session, and a grown store made GC the largest difference between rounds), ${budget.warmupSec} s discarded warm-up each, then ${budget.rounds} interleaved rounds (A B C … C B A) of ${budget.idsSec} s on 50 connections; value = median req/s of the clean rounds; ratio = mean of the per-round ratios to ${CEILING} ± its 95 % t-interval, and the ≥ 98 % goal is called only when that whole interval lies on one side.`,
-      `login: ${budget.loginRounds} interleaved rounds of about ${budget.loginSec} s of logins at the limit, 4 connections, ratio ± half the per-round range; GET /health p99 = the latency of a steady stream of health checks arriving meanwhile, read from a one-connection probe's answer times (a closed-loop probe's own p99, shown beside it, hides coordinated omission).`,
+      `ids-in-framework: a fresh server alone on its core for every measurement (each GET / stores a session, and a grown store made GC the largest difference between rounds), ${budget.warmupSec} s discarded warm-up, then ${budget.rounds} interleaved rounds (A B C … C B A) of ${budget.idsSec} s on 50 connections; value = median req/s of the clean rounds; ratio = mean of the per-round ratios to ${CEILING} ± its 95 % t-interval, and the ≥ 98 % goal is called only when that whole interval lies on one side.`,
+      `login: ${budget.loginRounds} interleaved rounds of about ${budget.loginSec} s of logins at the limit, 4 connections; limit = cores ÷ the mean verify time in a fresh process on the servers' core; ratio ± half the per-round range; GET /health p99 = the latency of a steady stream of health checks arriving meanwhile, read from a one-connection probe's answer times (a closed-loop probe's own p99, shown beside it, hides coordinated omission).`,
       `Login servers generate IDs with ${loginGenerator}.`,
     ]
     if (!candidates.ids.some((c) => c.id === CEILING))
       notes.push(`${CEILING} filtered out: no ceiling ratio.`)
     try {
-      const entries = await loginEntries(
-        candidates.hashers,
-        ctx.budget === FULL,
-        placement.serverCores,
-        budget,
-      )
+      const full = ctx.budget === FULL
+      const entries = await loginEntries(candidates.hashers, full, loginGenerator, budget, placement)
       ctx.progress.plan(
         FRAMEWORKS.length * (budget.rounds * candidates.ids.length + budget.loginRounds * entries.length),
       )
