@@ -5,7 +5,7 @@
  * warm-up, 5.5 k after 1 s), so quick ratios carry that noise and full ones wait 3 s.
  */
 export const HTTP_BUDGETS = {
-  quick: { rounds: 3, idsSec: 1, warmupSec: 0.75, loginRounds: 2, loginSec: 1, warmupLogins: 4 },
+  quick: { rounds: 3, idsSec: 1, warmupSec: 0.5, loginRounds: 2, loginSec: 0.8, warmupLogins: 4 },
   full: { rounds: 10, idsSec: 2, warmupSec: 3, loginRounds: 4, loginSec: 5, warmupLogins: 16 },
 } as const
 export type HttpBudget = (typeof HTTP_BUDGETS)[keyof typeof HTTP_BUDGETS]
