@@ -6,7 +6,7 @@ import type { StrategyPackage } from './types.js'
 export interface Environment {
   readonly date: string
   readonly commit: string
-  /** Uncommitted changes in the checkout at run time. */
+  /** Uncommitted changes to tracked files at run time. */
   readonly dirty: boolean
   readonly cpu: string
   readonly cores: number
@@ -52,7 +52,8 @@ export function captureEnvironment(
   return {
     date: new Date().toISOString(),
     commit: git(root, ['rev-parse', 'HEAD']) || 'unknown',
-    dirty: git(root, ['status', '--porcelain']) !== '',
+    // Tracked files only: the results of the previous run, not yet committed, made every later run read dirty.
+    dirty: git(root, ['status', '--porcelain', '--untracked-files=no']) !== '',
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: availableParallelism(),
     os: `${type()} ${release()}`,
