@@ -37,8 +37,6 @@ export function unpin(cores: number, pid = process.pid): void {
 
 export interface ServerProcess {
   readonly url: string
-  /** The server's process id (taskset execs node, so it is the node process itself). */
-  readonly pid: number
   stop(): Promise<void>
 }
 
@@ -63,7 +61,6 @@ export async function startServerProcess(spec: ServerSpec, cpu: number | undefin
   const { url } = (await firstLine) as { url: string }
   return {
     url,
-    pid: child.pid as number,
     stop: () =>
       new Promise<void>((done) => {
         child.removeAllListeners('exit')
