@@ -50,7 +50,11 @@ describe('declared runsOn matches measured event-loop blocking', () => {
   test('node:crypto backend leaves the event loop free', async () => {
     const stretcher = createStretcher()
     assert.equal(stretcher.info.runsOn, 'threadpool')
-    const sample = await sampleEventLoop(() => stretcher.stretch('a@b.c', 'pw', mainSalt))
+    // The chain's cost is fixed by the protocol (scrypt N=2^16): one stretch took 147 ms in CI, under the 150 ms
+    // the judgement needs, so three run back to back.
+    const sample = await sampleEventLoop(async () => {
+      for (let i = 0; i < 3; i++) await stretcher.stretch('a@b.c', 'pw', mainSalt)
+    })
     assert.ok(sample.durationMs >= 150, `too fast to judge: ${sample.durationMs} ms`)
     assert.ok(sample.utilization <= 0.3, `utilization ${sample.utilization}`)
   })
