@@ -32,9 +32,10 @@ async function measure(server: ServerProcess, budget: HttpBudget): Promise<Round
 /**
  * ids-in-framework: GET / without a cookie, so every request generates an ID and stores a session.
  * Every measurement gets a fresh server that is the only one on its core: each request adds a session to
- * the in-memory store, and a store grown over earlier rounds made GC pauses, not the generator, the biggest
- * difference between rounds (1-s rounds of one reused fastify server ranged 21–38 k req/s); servers kept
- * alive beside the measured one spent that core on their own background GC and compilation.
+ * the in-memory store, and a store grown over earlier rounds (through its GC, presumably), not the
+ * generator, made the biggest difference between rounds (1-s rounds of one reused fastify server ranged
+ * 21–38 k req/s); servers kept alive beside the measured one widened the spread too (their background GC
+ * and compilation, presumably; not profiled).
  */
 export async function idsInFramework(
   framework: Framework,
