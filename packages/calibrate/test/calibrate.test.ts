@@ -1,0 +1,117 @@
+import type { PasswordHasher } from '@authlab/core'
+import { createHasher as pbkdf2 } from '@authlab/hash-pbkdf2'
+import { expect, test } from 'vitest'
+import { type CalibratedAlgorithm, calibrate } from '../src/index.js'
+
+type Params = Readonly<Record<string, number>>
+
+/**
+ * A hasher whose every hash advances a virtual clock by a modelled cost, so the search is tested on
+ * exact, load-independent times. Concurrent lanes queue on it as on one core.
+ */
+function modelled(algorithm: CalibratedAlgorithm, costMs: (params: Params) => number) {
+  let now = 0
+  const factory = (params: Params): PasswordHasher => ({
+    info: { name: 'model', displayName: 'model', wraps: 'model', algorithm, runsOn: 'threadpool', params },
+    async hash() {
+      now += costMs(params)
+      return 'modelled'
+    },
+    verify: async () => true,
+    needsRehash: () => false,
+  })
+  return { algorithm, factory, clock: () => now }
+}
+
+test('PBKDF2: iterations scale linearly from OWASP 600,000 to the target', async () => {
+  const result = await calibrate({
+    ...modelled('pbkdf2-sha256', ({ iterations }) => ((iterations as number) / 600_000) * 100),
+    targetMs: 250,
+  })
+  expect(result.met).toBe(true)
+  expect(result.params.iterations).toBe(1_500_000)
+  expect(result.snippet).toBe('createHasher({ iterations: 1500000 })')
+})
+
+test('argon2id (RFC 9106 §4): memory from the limit, lanes 1, passes raised to the target', async () => {
+  const result = await calibrate({
+    ...modelled('argon2id', ({ m, t }) => ((m as number) / 1024) * (t as number)),
+    targetMs: 250,
+    maxMemory: 64 * 1024 * 1024,
+  })
+  expect(result).toMatchObject({ met: true, params: { m: 65536, t: 4, p: 1 }, medianMs: 256 })
+})
+
+test('argon2id: when one pass is too slow, less memory per OWASP equal-defence table, never below it', async () => {
+  const result = await calibrate({
+    ...modelled('argon2id', ({ m, t }) => ((m as number) / 1024) * (t as number) * 50),
+    targetMs: 250,
+  })
+  expect(result.met).toBe(false)
+  expect(result.reason).toMatch(/OWASP's minimum/)
+  for (const m of result.tried)
+    expect((m.params.m as number) * (m.params.t as number)).toBeGreaterThanOrEqual(35840)
+})
+
+test('bcrypt: the doubling cost may miss ±15 %, and the result says so with every step measured', async () => {
+  const model = modelled('bcrypt', ({ cost }) => 2 ** (cost as number) * 0.05)
+  const missed = await calibrate({ ...model, targetMs: 250 })
+  expect(missed).toMatchObject({ met: false, params: { cost: 12 } })
+  expect(missed.reason).toMatch(/doubles the work per step.*cost 12 205 ms, cost 13 410 ms/)
+  const hit = await calibrate({ ...model, targetMs: 200 })
+  expect(hit).toMatchObject({ met: true, params: { cost: 12 } })
+})
+
+test('scrypt (RFC 7914): N as large as memory allows, OWASP lanes floor for that N, lanes tune the time', async () => {
+  const result = await calibrate({
+    ...modelled('scrypt', ({ ln, p }) => 2 ** ((ln as number) - 16) * 50 * (p as number)),
+    targetMs: 250,
+    maxMemory: 64 * 1024 * 1024,
+  })
+  expect(result).toMatchObject({ met: true, params: { ln: 16, r: 8, p: 5 } })
+  const tight = await calibrate({
+    ...modelled('scrypt', ({ ln, p }) => 2 ** ((ln as number) - 16) * 50 * (p as number)),
+    targetMs: 10,
+    maxMemory: 64 * 1024 * 1024,
+  })
+  expect(tight.params.p).toBe(2) // OWASP: N=2^16 needs p ≥ 2
+  expect(tight.met).toBe(false)
+})
+
+test('concurrency counts queueing: 4 logins at once on one modelled core take 4× as long each', async () => {
+  const result = await calibrate({
+    ...modelled('pbkdf2-sha256', ({ iterations }) => ((iterations as number) / 600_000) * 25),
+    targetMs: 100,
+    concurrency: 4,
+  })
+  expect(result.tried[0]?.medianMs).toBe(100)
+  expect(result.params.iterations).toBe(600_000)
+})
+
+test('bad options are typed errors', async () => {
+  const model = modelled('pbkdf2-sha256', () => 1)
+  for (const bad of [
+    { targetMs: 0 },
+    { targetMs: Number.NaN },
+    { targetMs: 100, concurrency: 0 },
+    { targetMs: 100, maxMemory: -1 },
+    { targetMs: 100, algorithm: 'md5' },
+    { targetMs: 100, factory: 'x' },
+  ]) {
+    await expect(calibrate({ ...model, ...bad } as never)).rejects.toMatchObject({
+      code: 'ERR_AUTHLAB_INVALID_OPTION',
+    })
+  }
+})
+
+test('a real hasher: parameters never below OWASP and every candidate measured', async () => {
+  const result = await calibrate({
+    algorithm: 'pbkdf2-sha256',
+    factory: (params) => pbkdf2(params),
+    targetMs: 50,
+    samples: 4,
+  })
+  expect(result.params.iterations).toBeGreaterThanOrEqual(600_000)
+  expect(result.tried.length).toBeGreaterThan(0)
+  for (const m of result.tried) expect(m.samples).toBe(4)
+})
