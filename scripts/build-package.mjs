@@ -5,7 +5,7 @@
 // `moduleResolution: node16` consumers use the packages without require(esm) warnings on Node 20.
 // It builds into a scratch folder and swaps it in at the end, so a consumer never sees half a dist/.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 
@@ -36,6 +36,11 @@ try {
   writeFileSync(join(scratch, 'cjs', 'package.json'), '{ "type": "commonjs" }\n')
   rmSync(dist, { recursive: true, force: true })
   renameSync(scratch, dist)
+  // MIT asks that the notice travel with every copy; npm packs a package-root LICENSE whatever
+  // "files" says, so the repository's one LICENSE is placed beside each manifest at build time.
+  if (!JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')).private) {
+    copyFileSync(join(cwd, '../../LICENSE'), join(cwd, 'LICENSE'))
+  }
 } catch {
   // tsc has already printed its diagnostics; a stack trace of this script would only bury them.
   rmSync(scratch, { recursive: true, force: true })

@@ -1,6 +1,6 @@
 /**
- * What issue 7 asks of every published manifest, beyond what publint checks: the fields a user
- * and a bundler rely on. Returns one line per missing or wrong field (empty when the package is fine).
+ * What every published manifest needs beyond what publint checks: the fields a user and a bundler
+ * rely on, a LICENSE, and third-party ranges a consumer can deduplicate. Returns one line per missing or wrong field (empty when the package is fine).
  * @param {import('./workspace.mjs').Manifest} manifest
  * @param {string[]} packedFiles paths inside the tarball
  */
@@ -22,6 +22,15 @@ export function manifestProblems(manifest, packedFiles) {
     problems.push('"keywords" is empty')
   if (!packedFiles.some((path) => /^readme\.md$/i.test(path)))
     problems.push('README.md is not in the tarball')
+  if (!packedFiles.some((path) => /^licen[cs]e(\.md|\.txt)?$/i.test(path)))
+    problems.push('LICENSE is not in the tarball')
+  // The lockfile pins this repository; a published manifest that pins a third-party version exactly
+  // stops consumers from deduplicating it or taking its patch releases.
+  for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
+    if (!name.startsWith('@authlab/') && /^\d/.test(range)) {
+      problems.push(`dependency ${name} is pinned exactly (${range}): use a caret range`)
+    }
+  }
   return problems
 }
 

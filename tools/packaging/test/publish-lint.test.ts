@@ -36,7 +36,7 @@ describe.each(packages.map((pkg) => [pkg.manifest.name, pkg] as const))('%s', (n
     expect(attwProblems(packedOf(name).tarball)).toEqual([])
   })
 
-  test('manifest has exports (types first), files, sideEffects, engines, repository.directory, license, keywords, README', () => {
+  test('manifest has exports (types first), files, sideEffects, engines, repository.directory, license, keywords, README, LICENSE, caret ranges', () => {
     const files = packedOf(name).files.map((file) => file.path)
     expect(manifestProblems(pkg.manifest, files)).toEqual([])
   })
