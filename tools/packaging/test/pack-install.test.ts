@@ -109,20 +109,51 @@ describe('installed from tarballs into a fresh project', () => {
     }
     expect(failures).toEqual([])
   }, 180_000)
+
+  test('(e) an express app migrates bcrypt and passlib PBKDF2 users to argon2id on login', async () => {
+    const { server, ready } = startServer('migrate.mjs')
+    try {
+      const { port } = await ready
+      const base = `http://127.0.0.1:${port}`
+      const login = async (user: string, password: string) =>
+        (
+          await fetch(`${base}/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ user, password }),
+          })
+        ).status
+      const family = async (user: string) =>
+        ((await (await fetch(`${base}/format/${user}`)).json()) as { family: string }).family
+
+      expect([await family('ada'), await family('grace')]).toEqual(['bcrypt', 'pbkdf2-sha256'])
+      expect(await login('ada', 'wrong password')).toBe(401)
+      expect(await family('ada')).toBe('bcrypt')
+      expect(await login('ada', 'correct horse battery staple')).toBe(200)
+      expect(await login('grace', 'hunter2 but longer')).toBe(200)
+      expect([await family('ada'), await family('grace')]).toEqual(['argon2id', 'argon2id'])
+      // The upgraded hashes keep working, and a missing user is refused like a wrong password.
+      expect(await login('ada', 'correct horse battery staple')).toBe(200)
+      expect(await login('grace', 'hunter2 but longer')).toBe(200)
+      expect(await login('nobody', 'hunter2 but longer')).toBe(401)
+    } finally {
+      server.kill()
+    }
+  })
 })
 
-/** Starts server.mjs in its own process and resolves with its first stdout line (its port and ID format). */
-function startServer(idPackage: string, hashPackage: string) {
-  const server = spawn(process.execPath, ['server.mjs'], {
+/** Starts a fixture server in its own process and resolves with its first stdout line (its port and more). */
+function startServer(script: string, env: Record<string, string> = {}) {
+  const server = spawn(process.execPath, [script], {
     cwd: consumer,
-    env: { ...childEnv(), ID_PACKAGE: idPackage, HASH_PACKAGE: hashPackage },
+    env: { ...childEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
   server.stderr.on('data', (chunk) => {
     stderr += chunk
   })
-  const ready = new Promise<{ port: number; length: number; alphabet: string }>((resolve, reject) => {
+  const ready = new Promise<{ port: number; length?: number; alphabet?: string }>((resolve, reject) => {
     createInterface({ input: server.stdout }).once('line', (line) => resolve(JSON.parse(line)))
     server.once('exit', (code) =>
       reject(new Error(`server exited (${code}) before listening: ${stderr.trim()}`)),
@@ -132,9 +163,9 @@ function startServer(idPackage: string, hashPackage: string) {
 }
 
 async function loginFlow(idPackage: string, hashPackage: string): Promise<void> {
-  const { server, ready } = startServer(idPackage, hashPackage)
+  const { server, ready } = startServer('server.mjs', { ID_PACKAGE: idPackage, HASH_PACKAGE: hashPackage })
   try {
-    const { port, length, alphabet } = await ready
+    const { port, length = -1, alphabet = '' } = await ready
     const base = `http://127.0.0.1:${port}`
     const login = (password: string) =>
       fetch(`${base}/login`, {
