@@ -110,18 +110,19 @@ interface SearchContext {
  */
 async function tuneLinear(
   ctx: SearchContext,
-  fixed: Params,
-  key: string,
+  paramsFor: (value: number) => Params,
   floor: number,
   step = 1,
+  first?: Measurement,
 ): Promise<void> {
   let value = floor
+  let m = first ?? (await ctx.measure(paramsFor(value)))
   for (let attempt = 0; attempt < 4; attempt++) {
-    const m = await ctx.measure({ ...fixed, [key]: value })
     if (Math.abs(m.medianMs / ctx.targetMs - 1) <= TOLERANCE / 3) return
     const next = Math.max(floor, Math.round((value * ctx.targetMs) / m.medianMs / step) * step)
     if (next === value) return
     value = next
+    m = await ctx.measure(paramsFor(value))
   }
 }
 
@@ -146,7 +147,7 @@ async function searchArgon2id(ctx: SearchContext): Promise<void> {
   if (!floor) return void (await ctx.measure({ m: 7168, t: 5, p: 1 }))
   const first = await ctx.measure({ m: memoryKiB, t: floor[1], p: 1 })
   if (first.medianMs <= ctx.targetMs * (1 + TOLERANCE)) {
-    return tuneLinear(ctx, { m: memoryKiB, p: 1 }, 't', floor[1])
+    return tuneLinear(ctx, (t) => ({ m: memoryKiB, t, p: 1 }), floor[1], 1, first)
   }
   for (const [m, t] of ARGON2_FLOORS) {
     if (m > memoryKiB) continue
@@ -182,12 +183,12 @@ async function searchScrypt(ctx: SearchContext): Promise<void> {
   if (!floor) return void (await ctx.measure({ ln: 13, r, p: 10 }))
   const usableLn = Math.min(ln, 20)
   const pFloor = usableLn >= 17 ? 1 : floor[1]
-  return tuneLinear(ctx, { ln: usableLn, r }, 'p', pFloor)
+  return tuneLinear(ctx, (p) => ({ ln: usableLn, r, p }), pFloor)
 }
 
 /** RFC 8018 §5.2: time is linear in the iteration count; OWASP's floor for SHA-256 is 600,000. */
 async function searchPbkdf2(ctx: SearchContext): Promise<void> {
-  return tuneLinear(ctx, {}, 'iterations', 600_000, 1000)
+  return tuneLinear(ctx, (iterations) => ({ iterations }), 600_000, 1000)
 }
 
 const SEARCHES: Record<CalibratedAlgorithm, (ctx: SearchContext) => Promise<void>> = {

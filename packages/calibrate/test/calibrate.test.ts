@@ -115,3 +115,11 @@ test('a real hasher: parameters never below OWASP and every candidate measured',
   expect(result.tried.length).toBeGreaterThan(0)
   for (const m of result.tried) expect(m.samples).toBe(4)
 })
+
+test('the CLI reads durations and sizes as people write them, and refuses the rest', async () => {
+  const { parseBytes, parseDuration } = await import('../src/cli.js')
+  expect([parseDuration('250ms'), parseDuration('0.25s'), parseDuration('250')]).toEqual([250, 250, 250])
+  expect([parseBytes('64MiB'), parseBytes('1GiB'), parseBytes('512kib')]).toEqual([2 ** 26, 2 ** 30, 2 ** 19])
+  expect(() => parseDuration('fast')).toThrow(/--target/)
+  expect(() => parseBytes('64MB')).toThrow(/--max-memory/)
+})
