@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url'
+import { expect, test } from 'vitest'
+import { RUNTIME_IDS, resolveRuntime, runInRuntime } from '../src/index.mjs'
+
+const SMOKE = fileURLToPath(new URL('./fixtures/smoke.mjs', import.meta.url))
+const RFC7914_PBKDF2 =
+  '55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783'
+const EXPECTED_NAME: Record<string, string> = {
+  node: 'node',
+  node24: 'node',
+  bun: 'bun',
+  deno: 'deno',
+  chromium: 'chromium',
+  firefox: 'firefox',
+}
+
+// Every runtime must start where it is installed by the project's own files (.ci/run installs the
+// browsers, tools/runtimes installs the rest from the registry). Outside CI a missing browser is
+// reported with the command that installs it, and the test still fails: nothing is skipped quietly.
+test.each(RUNTIME_IDS)(
+  '%s starts, names itself, and runs Web Crypto and the loop-lag probe',
+  async (id) => {
+    const resolved = resolveRuntime(id)
+    if (!resolved.ok) throw new Error(`${id} cannot start: ${resolved.reason}`)
+    const result = await runInRuntime(resolved.runtime, SMOKE, { ids: 1000 })
+    expect(result.runtime.name).toBe(EXPECTED_NAME[id])
+    if (id === 'node') expect(result.runtime.version).toBe(process.versions.node)
+    if (id === 'node24') expect(result.runtime.version).toMatch(/^24\./)
+    expect(result.uniqueIds).toBe(1000)
+    expect(result.idLength).toBe(32)
+    expect(result.pbkdf2).toBe(RFC7914_PBKDF2)
+    // A 60 ms synchronous loop must show as at least 40 ms of timer lateness, or the probe is blind.
+    expect(result.blockedLagMs).toBeGreaterThanOrEqual(40)
+    // Firefox gives pages no GC call; every other runtime must, or memory figures would be guesses.
+    if (id === 'firefox') expect(result.gc).toMatchObject({ collected: false, reason: expect.any(String) })
+    else expect(result.gc).toEqual({ collected: true })
+  },
+  180_000,
+)
+
+test('an unknown runtime is a reason, not a crash', () => {
+  expect(resolveRuntime('netscape')).toMatchObject({
+    ok: false,
+    reason: expect.stringMatching(/unknown runtime/),
+  })
+})
