@@ -1,0 +1,72 @@
+// The measuring loop every runtime runs, with nothing but setTimeout, performance.now and
+// crypto: interleaved rounds, all candidates per round in a new random order, each timed in batches
+// long enough to dwarf the clock's resolution (browsers coarsen performance.now to 0.1 ms or more).
+// It returns raw per-round rates; statistics are computed by the caller on Node, once, for every
+// runtime alike.
+import { collectGarbage, loopLagDuring, runtimeInfo } from './portable.mjs'
+
+/**
+ * @typedef {{ id: string, run: () => unknown }} Candidate  `run` may return a promise; it is awaited.
+ * @typedef {{ rounds: number, minBatchMs: number, lagProbe?: boolean }} RoundOptions
+ */
+
+/** Fisher–Yates with crypto randomness, so the order is never the same pattern twice. */
+function shuffled(/** @type {Candidate[]} */ items) {
+  const out = [...items]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % (i + 1)
+    ;[out[i], out[j]] = [/** @type {Candidate} */ (out[j]), /** @type {Candidate} */ (out[i])]
+  }
+  return out
+}
+
+/** Calls per batch so that one batch lasts at least `minBatchMs`, found by doubling. */
+async function batchSize(/** @type {Candidate} */ candidate, /** @type {number} */ minBatchMs) {
+  let n = 1
+  for (;;) {
+    const start = performance.now()
+    for (let i = 0; i < n; i++) await candidate.run()
+    if (performance.now() - start >= minBatchMs || n >= 2 ** 24) return n
+    n *= 2
+  }
+}
+
+/**
+ * @param {Candidate[]} candidates
+ * @param {RoundOptions} options
+ * @returns {Promise<{ runtime: { name: string, version: string }, gc: ReturnType<typeof collectGarbage>,
+ *   rates: Record<string, number[]>, lagMs: Record<string, number>, opMs: Record<string, number> }>}
+ */
+export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe = false }) {
+  /** @type {Record<string, number>} */
+  const sizes = {}
+  for (const c of candidates) sizes[c.id] = await batchSize(c, minBatchMs)
+  /** @type {Record<string, number[]>} */
+  const rates = Object.fromEntries(candidates.map((c) => [c.id, []]))
+  let gc = collectGarbage()
+  for (let round = 0; round < rounds; round++) {
+    for (const c of shuffled(candidates)) {
+      // Each candidate starts on a clean heap where the runtime allows it, so garbage left by the
+      // previous one is not collected on this one's time.
+      gc = collectGarbage()
+      const n = /** @type {number} */ (sizes[c.id])
+      const start = performance.now()
+      for (let i = 0; i < n; i++) await c.run()
+      rates[c.id]?.push((n * 1000) / (performance.now() - start))
+    }
+  }
+  /** @type {Record<string, number>} */
+  const lagMs = {}
+  /** @type {Record<string, number>} */
+  const opMs = {}
+  if (lagProbe) {
+    // Whether "async" really runs off the main thread here: the worst timer lateness during one call,
+    // against the call's own duration. Measured per runtime, never assumed.
+    for (const c of candidates) {
+      const probe = await loopLagDuring(async () => c.run())
+      lagMs[c.id] = probe.maxLagMs
+      opMs[c.id] = probe.ms
+    }
+  }
+  return { runtime: runtimeInfo(), gc, rates, lagMs, opMs }
+}
