@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,7 @@ const workspacePackages = publishablePackages()
 const root = mkdtempSync(join(tmpdir(), 'authlab-consumer-'))
 const consumer = join(root, 'app')
 const packages: PackedPackage[] = []
+let installWarnings = ''
 
 beforeAll(() => {
   const packed = packPackages(workspacePackages, { destination: root })
@@ -26,11 +27,13 @@ beforeAll(() => {
   }
   mkdirSync(consumer)
   writeConsumerProject(consumer, packages)
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: consumer,
-    stdio: 'pipe',
+    encoding: 'utf8',
     env: childEnv(),
   })
+  if (install.status !== 0) throw new Error(`npm install failed: ${install.stderr}`)
+  installWarnings = install.stderr
 }, 300_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
@@ -109,6 +112,16 @@ describe('installed from tarballs into a fresh project', () => {
     }
     expect(failures).toEqual([])
   }, 180_000)
+
+  test('npm 11 blocks one install script, bcrypt’s, and every package works without it', () => {
+    // npm 11 runs no dependency install script unless the consumer approves it. Only bcrypt has one
+    // (node-gyp-build), and bcrypt@6 ships prebuilt binaries it loads without it; (a), (b) and (d)
+    // above ran every package with the script blocked. The package READMEs state this.
+    const blocked = [...installWarnings.matchAll(/^npm warn install-scripts\s+(\S+)@\S+ \(/gm)].map(
+      (m) => m[1],
+    )
+    expect(blocked).toEqual(['bcrypt'])
+  })
 
   test('(e) an express app migrates bcrypt and passlib PBKDF2 users to argon2id on login', async () => {
     const { server, ready } = startServer('migrate.mjs')
