@@ -25,7 +25,7 @@ export interface HtmlPage {
   readonly sections: readonly HtmlSection[]
 }
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
 
 const STYLE = `
@@ -40,13 +40,13 @@ figure{margin:1rem 0;overflow-x:auto}ul.notes{color:#444}`
 /** The page as one string. Every text is escaped; only the SVGs, made by our own renderer, are inlined. */
 export function renderHtml(page: HtmlPage): string {
   const environment = page.environment
-    .map(([key, value]) => `<dt>${escape(key)}</dt><dd>${escape(value)}</dd>`)
+    .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
     .join('')
   const sections = page.sections.map(renderSection).join('\n')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(page.title)}</title><style>${STYLE}</style></head>
-<body><h1>${escape(page.title)}</h1>
+<title>${escapeHtml(page.title)}</title><style>${STYLE}</style></head>
+<body><h1>${escapeHtml(page.title)}</h1>
 <dl class="env">${environment}</dl>
 ${sections}
 </body></html>
@@ -54,19 +54,19 @@ ${sections}
 }
 
 function renderSection(section: HtmlSection): string {
-  const intro = section.intro ? `<p>${escape(section.intro)}</p>` : ''
+  const intro = section.intro ? `<p>${escapeHtml(section.intro)}</p>` : ''
   const charts = section.charts.map((svg) => `<figure>${svg}</figure>`).join('')
   const table = section.table ? renderTable(section.table) : ''
   const notes = section.notes.length
-    ? `<ul class="notes">${section.notes.map((note) => `<li>${escape(note)}</li>`).join('')}</ul>`
+    ? `<ul class="notes">${section.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`
     : ''
-  return `<section><h2>${escape(section.heading)}</h2>${intro}${charts}${table}${notes}</section>`
+  return `<section><h2>${escapeHtml(section.heading)}</h2>${intro}${charts}${table}${notes}</section>`
 }
 
 function renderTable({ columns, rows }: HtmlTable): string {
-  const head = `<tr>${columns.map((c) => `<th>${escape(c)}</th>`).join('')}</tr>`
+  const head = `<tr>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`
   const body = rows
-    .map((row) => `<tr>${row.map((cell) => `<td>${escape(cell)}</td>`).join('')}</tr>`)
+    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
     .join('')
   return `<table><thead>${head}</thead><tbody>${body}</tbody></table>`
 }
