@@ -8,7 +8,7 @@
 //
 // Writes bench/codegen-paths.json beside the measured package's dist/.
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
@@ -65,6 +65,7 @@ const results = {
     Object.entries(perRound).map(([name, rates]) => [name, { median: median(rates), rounds: rates }]),
   ),
 }
+mkdirSync(new URL('../../bench/', moduleUrl), { recursive: true })
 writeFileSync(new URL('../../bench/codegen-paths.json', moduleUrl), `${JSON.stringify(results, null, 2)}\n`)
 console.log(JSON.stringify(results, null, 2))
 if (sink === -1) console.log(sink)
