@@ -17,6 +17,7 @@ import { parseOptions, type WorkerHasherOptions } from './options.js'
 import { WorkerPool } from './pool.js'
 import type { WorkerTask } from './protocol.js'
 
+export { type ConcurrencyLimit, limitConcurrency } from './gate.js'
 export { maxThreads, type WorkerHasherOptions } from './options.js'
 
 /** A PasswordHasher whose work runs on worker threads; `close()` ends them. */
