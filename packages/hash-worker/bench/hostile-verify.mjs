@@ -44,13 +44,16 @@ const STRATEGIES = {
   },
 }
 
+// JSON cannot carry Infinity, so the child is told a preset by name.
+const POOL_PRESETS = { defaults: {}, 'recycling off': { maxWorkerMemoryMb: Number.POSITIVE_INFINITY } }
+
 const mib = (bytes) => Math.round(bytes / 2 ** 20)
 
 /** One case, in this (child) process: prints one JSON line. */
-async function measure(name, params, workerOptions) {
+async function measure(name, params, preset) {
   const { createHasher } = await import('@authlab/hash-worker')
   const { strategy, options, rewrite } = STRATEGIES[name]
-  const hasher = createHasher({ strategy, options, threads: 1, ...workerOptions })
+  const hasher = createHasher({ strategy, options, threads: 1, ...POOL_PRESETS[preset] })
   const stored = rewrite(await hasher.hash('warm-up: the thread and strategy are loaded'), params)
   const rssBefore = process.memoryUsage().rss
   const started = performance.now()
@@ -70,27 +73,27 @@ async function measure(name, params, workerOptions) {
 }
 
 if (process.argv[2] === '--case') {
-  await measure(process.argv[3], process.argv[4], JSON.parse(process.argv[5]))
+  await measure(process.argv[3], process.argv[4], process.argv[5])
 } else {
   const loadAverageAtStart = os.loadavg()
   const cases = []
   for (const [name, { ladder }] of Object.entries(STRATEGIES)) {
-    for (const params of ladder) cases.push({ name, params, workerOptions: {} })
+    for (const params of ladder) cases.push({ name, params, pool: 'defaults' })
   }
   // The same heaviest in-cap argon2 case with thread recycling off: the memory a hostile hash leaves behind.
   cases.push({
     name: '@authlab/hash-wasm argon2id',
     params: 'm=1048576,t=1,p=1',
-    workerOptions: { maxWorkerMemoryMb: Infinity },
+    pool: 'recycling off',
   })
   const rows = []
-  for (const { name, params, workerOptions } of cases) {
+  for (const { name, params, pool } of cases) {
     const line = execFileSync(
       process.execPath,
-      [fileURLToPath(import.meta.url), '--case', name, params, JSON.stringify(workerOptions)],
+      [fileURLToPath(import.meta.url), '--case', name, params, pool],
       { encoding: 'utf8', timeout: 180_000 },
     )
-    const row = { strategy: name, params, workerOptions, ...JSON.parse(line) }
+    const row = { strategy: name, params, pool, ...JSON.parse(line) }
     console.log(JSON.stringify(row))
     rows.push(row)
   }

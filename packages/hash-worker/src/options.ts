@@ -86,7 +86,7 @@ export function parseOptions(input: unknown): ParsedOptions {
   const cap = maxThreads()
   const threadCount =
     threads === undefined ? Math.min(availableParallelism(), cap) : integerIn('threads', threads, 1, cap)
-  const memory = maxWorkerMemoryMb ?? DEFAULT_MAX_WORKER_MEMORY_MB
+  const memory = maxWorkerMemoryMb === undefined ? DEFAULT_MAX_WORKER_MEMORY_MB : maxWorkerMemoryMb
   if (typeof memory !== 'number' || !(memory > 0)) {
     throw new InvalidOptionError(
       `maxWorkerMemoryMb must be a positive number or Infinity, got ${String(memory)}`,

@@ -109,6 +109,8 @@ test.each([
   [{ taskTimeoutMs: 2 ** 31 }, /taskTimeoutMs must be an integer/],
   [{ maxWorkerMemoryMb: 0 }, /maxWorkerMemoryMb must be a positive number/],
   [{ maxWorkerMemoryMb: '256' }, /maxWorkerMemoryMb must be a positive number/],
+  [{ maxWorkerMemoryMb: null }, /maxWorkerMemoryMb must be a positive number/],
+  [{ threads: null }, /threads must be an integer/],
 ])('own option %j → InvalidOptionError', (options, message) => {
   expect(() => createHasher(options as WorkerHasherOptions)).toThrow(
     expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION', message: expect.stringMatching(message) }),
