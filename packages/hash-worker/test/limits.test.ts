@@ -117,6 +117,12 @@ test.each([
   )
 })
 
+test('a key that is neither an own option nor known to a strict strategy throws from createHasher', () => {
+  expect(() => createHasher({ strategy: misbehaving, treads: 2 })).toThrow(
+    expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION', message: 'unknown option treads' }),
+  )
+})
+
 test("the strategy's own option errors surface from createHasher, before any thread starts", () => {
   expect(() => createHasher({ strategy: '@authlab/hash-bcryptjs', cost: 99 })).toThrow(
     expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION', message: expect.stringMatching(/cost/) }),
