@@ -47,7 +47,14 @@ export class WorkerPool {
   run(task: Task): Promise<WorkerResult> {
     return new Promise((resolve, reject) => {
       const job = { task, resolve, reject }
-      const thread = this.#takeThread()
+      let thread: Thread | undefined
+      try {
+        thread = this.#takeThread()
+      } catch (error) {
+        // new Worker() itself can fail (e.g. out of threads or memory): still a typed error.
+        reject(new WorkerError('a worker thread could not be started', { cause: error }))
+        return
+      }
       if (thread) this.#start(thread, job)
       else if (this.#queue.length < this.#limits.maxQueue) this.#queue.push(job)
       else {
