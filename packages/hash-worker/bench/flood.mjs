@@ -1,10 +1,17 @@
 // Floods a hash-worker pool with calls far faster than it can serve them and records what that
 // costs this process: how the calls ended (by error code) and how much heap and RSS grew while
-// they were outstanding. Prints one JSON line. A bounded queue refuses the surplus at once; an unbounded one holds every
+// they were outstanding. A bounded queue refuses the surplus at once; an unbounded one holds every
 // call's task, promise and closures until a thread is free.
 //
-//   node packages/hash-worker/bench/flood.mjs [calls] [maxQueue]
+//   node packages/hash-worker/bench/flood.mjs calls [maxQueue]   one flood in this process, one JSON line
+//   node packages/hash-worker/bench/flood.mjs                    100,000 calls with the default queue and
+//                                                                an unbounded one, each in a fresh process,
+//                                                                recorded in bench/flood.json
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import os from 'node:os'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createHasher } from '@authlab/hash-worker'
@@ -52,7 +59,42 @@ async function flood(hasher, calls, batch = 1000) {
   }
 }
 
-const calls = Number(process.argv[2] ?? 100_000)
-const maxQueue = process.argv[3] === undefined ? undefined : Number(process.argv[3])
-const hasher = createHasher({ strategy: slowStrategy, threads: 1, maxQueue })
-console.log(JSON.stringify({ calls, maxQueue: maxQueue ?? 'default', ...(await flood(hasher, calls)) }))
+async function measureHere(calls, maxQueue) {
+  const hasher = createHasher({ strategy: slowStrategy, threads: 1, maxQueue })
+  console.log(JSON.stringify({ calls, maxQueue: maxQueue ?? 'default', ...(await flood(hasher, calls)) }))
+}
+
+function record() {
+  const loadAverageAtStart = os.loadavg()
+  const runs = [[], [String(Number.MAX_SAFE_INTEGER)]].map((maxQueue) =>
+    JSON.parse(
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), '100000', ...maxQueue], {
+        encoding: 'utf8',
+      }),
+    ),
+  )
+  const results = {
+    date: new Date().toISOString(),
+    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
+    machine: {
+      cpu: os.cpus()[0]?.model,
+      cores: os.cpus().length,
+      os: `${os.type()} ${os.release()}`,
+      loadAverageAtStart,
+      loadAverageAtEnd: os.loadavg(),
+    },
+    node: process.version,
+    method:
+      'one thread, every task 200 ms; calls issued in batches of 1,000 with one event-loop turn between; heap and RSS growth over the pre-flood baseline, both read after a forced GC once every call is issued; then close()',
+    runs,
+  }
+  writeFileSync(new URL('./flood.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
+  console.log(JSON.stringify(results, null, 2))
+}
+
+if (process.argv[2] === undefined) record()
+else
+  await measureHere(
+    Number(process.argv[2]),
+    process.argv[3] === undefined ? undefined : Number(process.argv[3]),
+  )
