@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import type { PasswordHasher } from '@authlab/core'
 import { limitConcurrency } from '@authlab/hash-worker'
 import { expect, test } from 'vitest'
@@ -83,4 +85,38 @@ test.each([
   expect(() => limitConcurrency(controlledHasher().hasher, limit as never)).toThrow(
     expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION', message: expect.stringMatching(message) }),
   )
+})
+
+// The reason for the gate: native hashers share libuv's threadpool with fs. Two pool threads, four
+// expensive verifies (node:crypto scrypt, 64 MiB and p=2 each) and then one file read, in a fresh
+// process so UV_THREADPOOL_SIZE applies. Reported: how many verifies finished before the read did.
+const built = fileURLToPath(new URL('../dist/cjs/index.js', import.meta.url))
+/** `concurrent` 0 runs the verifies ungated. */
+const verifiesBeforeRead = (concurrent: number) => {
+  const script = `
+    const { scrypt } = require('node:crypto')
+    const { readFile } = require('node:fs')
+    const { limitConcurrency } = require(${JSON.stringify(built)})
+    const scryptHasher = {
+      info: {}, hash: async () => '', needsRehash: () => false,
+      verify: () => new Promise((resolve, reject) =>
+        scrypt('password', 'salt', 32, { N: 2 ** 16, r: 8, p: 2, maxmem: 2 ** 27 }, (error) => error ? reject(error) : resolve(false))),
+    }
+    const hasher = ${concurrent} > 0 ? limitConcurrency(scryptHasher, { concurrent: ${concurrent} }) : scryptHasher
+    let finished = 0
+    for (let i = 0; i < 4; i++) hasher.verify('stored', 'guess').then(() => finished++)
+    readFile(${JSON.stringify(built)}, () => console.log(finished))
+  `
+  return Number(
+    execFileSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, UV_THREADPOOL_SIZE: '2' },
+    }),
+  )
+}
+
+test('with concurrent: 1, a file read is not queued behind expensive verifies on libuv threads', () => {
+  expect(verifiesBeforeRead(1)).toBe(0)
+  // Control: without the gate both pool threads are taken and the read waits for verifies to finish.
+  expect(verifiesBeforeRead(0)).toBeGreaterThanOrEqual(2)
 })
