@@ -19,7 +19,10 @@ export interface WorkerHasherOptions {
   threads?: number
   /** Tasks waiting for a thread before further calls fail with an OverloadError (default: 64 × threads). */
   maxQueue?: number
-  /** A task running longer is stopped with its thread and fails with a TimeoutError (default: 10,000 ms). */
+  /**
+   * A task running longer (from when a thread takes it, a new thread's start-up included) is stopped with
+   * its thread and fails with a TimeoutError (default: 10,000 ms; `Infinity` for none).
+   */
   taskTimeoutMs?: number
   /** A thread holding more heap + external memory than this after a task is replaced (default: 256 MiB). */
   maxWorkerMemoryMb?: number
