@@ -8,6 +8,10 @@ export type AuthlabErrorCode =
   | 'ERR_AUTHLAB_PARAMETER_LIMIT'
   | 'ERR_AUTHLAB_PASSWORD_POLICY'
   | 'ERR_AUTHLAB_INVALID_OPTION'
+  | 'ERR_AUTHLAB_OVERLOAD'
+  | 'ERR_AUTHLAB_TIMEOUT'
+  | 'ERR_AUTHLAB_CLOSED'
+  | 'ERR_AUTHLAB_WORKER'
 
 export class AuthlabError extends Error {
   readonly code: AuthlabErrorCode
@@ -44,6 +48,34 @@ export class PasswordPolicyError extends AuthlabError {
 export class InvalidOptionError extends AuthlabError {
   constructor(message: string, options?: ErrorOptions) {
     super('ERR_AUTHLAB_INVALID_OPTION', message, options)
+  }
+}
+
+/** Work refused because a bounded queue or concurrency limit is full: shed load, retry later (HTTP 503). */
+export class OverloadError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_OVERLOAD', message, options)
+  }
+}
+
+/** Work that ran past its time limit and was stopped. */
+export class TimeoutError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_TIMEOUT', message, options)
+  }
+}
+
+/** Work refused or abandoned because its owner (e.g. a worker pool) was closed. */
+export class ClosedError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_CLOSED', message, options)
+  }
+}
+
+/** Work on another thread failed untyped: the thread died, or the code it ran threw a non-authlab value. */
+export class WorkerError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_WORKER', message, options)
   }
 }
 

@@ -10,7 +10,9 @@ import bcryptjs from 'bcryptjs'
 export type { BcryptOptions }
 
 // bcryptjs takes only strings and UTF-8-encodes them itself, so bytes go back to the string they came from.
-const utf8 = new TextDecoder('utf-8', { fatal: true })
+// `ignoreBOM` keeps a leading U+FEFF: by default the WHATWG decoder strips it (Encoding Standard, "UTF-8
+// decode"), which would make '\uFEFFhunter2' hash as 'hunter2' and disagree with every other bcrypt.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 function toText(password: Uint8Array): string {
   try {

@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module'
-import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
-  type AuthlabError,
+  AuthlabError,
   type AuthlabErrorCode,
   InvalidHashError,
   InvalidOptionError,
@@ -11,87 +10,71 @@ import {
   type Password,
   type PasswordHasher,
   PasswordPolicyError,
+  WorkerError,
 } from '@authlab/core'
-import { Piscina } from 'piscina'
 import { buildDirectory } from './location.cjs'
-import type { WorkerResult, WorkerTask } from './worker.js'
+import { parseOptions, type WorkerHasherOptions } from './options.js'
+import { WorkerPool } from './pool.js'
+import type { WorkerTask } from './protocol.js'
 
-export interface WorkerHasherOptions {
-  /**
-   * The strategy package (or an absolute path / file URL to one) whose `createHasher(options)` runs in
-   * the workers, e.g. `@authlab/hash-bcryptjs`. Default `@authlab/hash-wasm` (argon2id, OWASP parameters).
-   */
-  strategy?: string
-  /** Passed to the strategy's `createHasher` in every worker (and on this thread, for `info`/`needsRehash`). */
-  options?: Record<string, unknown>
-  /**
-   * Any other key is a strategy option too, so cost keys work as for every hasher (the bench app's
-   * contract): `createHasher({ cost: 12 })` equals `createHasher({ options: { cost: 12 } })`.
-   */
-  [strategyOption: string]: unknown
-  /** Worker threads in the pool (default: `os.availableParallelism()`). */
-  threads?: number
-  /**
-   * Where bare strategy names are resolved from (default: this package's own location, so any
-   * strategy installed beside it in the app's node_modules is found). Absolute paths and file URLs
-   * need no resolving.
-   */
-  resolveFrom?: string
-}
+export { type ConcurrencyLimit, limitConcurrency } from './gate.js'
+export { maxThreads, type WorkerHasherOptions } from './options.js'
 
 /** A PasswordHasher whose work runs on worker threads; `close()` ends them. */
 export interface WorkerHasher extends PasswordHasher {
   close(): Promise<void>
 }
 
-const ERRORS: Record<AuthlabErrorCode, new (message: string) => AuthlabError> = {
-  ERR_AUTHLAB_INVALID_HASH: InvalidHashError,
-  ERR_AUTHLAB_PARAMETER_LIMIT: ParameterLimitError,
-  ERR_AUTHLAB_PASSWORD_POLICY: PasswordPolicyError,
-  ERR_AUTHLAB_INVALID_OPTION: InvalidOptionError,
+/** Rebuilds a worker's failure on this thread: the same class for an authlab code, a WorkerError for the rest. */
+function rebuild(code: string | undefined, message: string): AuthlabError {
+  switch (code) {
+    case 'ERR_AUTHLAB_INVALID_HASH':
+      return new InvalidHashError(message)
+    case 'ERR_AUTHLAB_PARAMETER_LIMIT':
+      return new ParameterLimitError(message)
+    case 'ERR_AUTHLAB_PASSWORD_POLICY':
+      return new PasswordPolicyError(message)
+    case 'ERR_AUTHLAB_INVALID_OPTION':
+      return new InvalidOptionError(message)
+    default:
+      // A code this version does not know (a newer core) keeps its code; anything else is untyped work failure.
+      return code?.startsWith('ERR_AUTHLAB_')
+        ? new AuthlabError(code as AuthlabErrorCode, message)
+        : new WorkerError(`the strategy failed on a worker thread: ${message}`)
+  }
 }
 
 /**
- * Runs a main-thread strategy (hash-bcryptjs, hash-wasm, hash-scrypt-js, ...) on a piscina pool of
- * worker threads, so a hash no longer stalls every other request on the event loop. The hashes are the
+ * Runs a main-thread strategy (hash-bcryptjs, hash-wasm, hash-scrypt-js, ...) on a pool of worker
+ * threads, so a hash no longer stalls every other request on the event loop. The hashes are the
  * strategy's own: the workers call its `createHasher(options)`, so the two verify each other's output.
  */
-export function createHasher({
-  strategy = '@authlab/hash-wasm',
-  options: nested = {},
-  threads = availableParallelism(),
-  resolveFrom,
-  ...direct
-}: WorkerHasherOptions = {}): WorkerHasher {
-  const options = { ...nested, ...direct }
-  if (!Number.isSafeInteger(threads) || threads < 1) {
-    throw new InvalidOptionError(`threads must be a positive integer, got ${String(threads)}`)
-  }
+export function createHasher(input?: WorkerHasherOptions): WorkerHasher {
+  const { strategy, strategyOptions: options, resolveFrom, limits } = parseOptions(input)
   const module = resolveStrategy(strategy, resolveFrom ?? buildDirectory)
-  // The same module and options on this thread give `info` and the cheap, synchronous `needsRehash`.
+  // The same module and options on this thread give `info`, the cheap synchronous `needsRehash`, and
+  // the strategy's own refusal of bad options now rather than on the first task.
   const exports = createRequire(join(buildDirectory, 'index.js'))(module) as {
     createHasher?(options: unknown): PasswordHasher
   }
-  const local = exports.createHasher?.(options)
-  if (!local) throw new InvalidOptionError(`${strategy} does not export createHasher(options)`)
-  const workerFile = join(buildDirectory, 'worker.js')
+  if (typeof exports.createHasher !== 'function') {
+    throw new InvalidOptionError(`${strategy} does not export createHasher(options)`)
+  }
+  const local = exports.createHasher(options)
 
-  // Started on first use, so importing the package (and its default `hasher`) spawns no threads.
-  let pool: Piscina<WorkerTask, WorkerResult> | undefined
+  // Threads start on first use, so importing the package (and its default `hasher`) spawns none.
+  const pool = new WorkerPool(join(buildDirectory, 'worker.js'), limits)
   const run = async (method: WorkerTask['method'], args: WorkerTask['args']) => {
-    // piscina unrefs idle workers, so an unclosed pool never keeps the process alive.
-    pool ??= new Piscina({ filename: workerFile, minThreads: threads, maxThreads: threads })
     const result = await pool.run({ module, options, method, args })
     if (result.ok) return result.value
-    const TypedError = ERRORS[result.code as AuthlabErrorCode]
-    throw TypedError ? new TypedError(result.message) : new Error(result.message)
+    throw rebuild(result.code, result.message)
   }
 
   const hasher: WorkerHasher = {
     info: Object.freeze({
       name: '@authlab/hash-worker',
       displayName: `${local.info.displayName} on workers`,
-      wraps: `${local.info.name} on piscina@5 (${threads} worker threads)`,
+      wraps: `${local.info.name} on ${limits.threads} worker threads`,
       algorithm: local.info.algorithm,
       runsOn: 'worker',
       params: local.info.params,
@@ -99,11 +82,7 @@ export function createHasher({
     hash: (password: Password) => run('hash', [password]) as Promise<string>,
     verify: (encoded: string, password: Password) => run('verify', [encoded, password]) as Promise<boolean>,
     needsRehash: (encoded: string) => local.needsRehash(encoded),
-    async close() {
-      const closing = pool
-      pool = undefined
-      await closing?.destroy()
-    },
+    close: () => pool.close(),
   }
   return Object.freeze(hasher)
 }

@@ -1,20 +1,6 @@
+import { parentPort } from 'node:worker_threads'
 import type { Password, PasswordHasher } from '@authlab/core'
-
-/** One call for a worker thread: which strategy (an absolute module path) with which options, and what to do. */
-export interface WorkerTask {
-  readonly module: string
-  readonly options: unknown
-  readonly method: 'hash' | 'verify'
-  readonly args: readonly [Password] | readonly [string, Password]
-}
-
-/**
- * An error crosses the thread boundary by structured clone, which keeps `message` but drops `code`;
- * so failures come back as data and the main thread rebuilds the typed AuthlabError.
- */
-export type WorkerResult =
-  | { readonly ok: true; readonly value: string | boolean }
-  | { readonly ok: false; readonly code: unknown; readonly message: string }
+import type { WorkerResult, WorkerTask } from './protocol.js'
 
 // Each worker builds a strategy's hasher once per options set and keeps it for later tasks.
 const hashers = new Map<string, PasswordHasher>()
@@ -30,17 +16,33 @@ async function hasherFor(module: string, options: unknown): Promise<PasswordHash
   return hasher
 }
 
-/** piscina's task handler (the module's default export). */
-export default async function runTask({ module, options, method, args }: WorkerTask): Promise<WorkerResult> {
+/** A strategy may throw anything (`throw null` included); keep an authlab code, describe the rest. */
+function describeFailure(error: unknown): { code: string | undefined; message: string } {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code
+    return { code: typeof code === 'string' ? code : undefined, message: `${error.name}: ${error.message}` }
+  }
+  return { code: undefined, message: `threw a non-Error value: ${String(error)}` }
+}
+
+function memoryMb(): number {
+  const { heapUsed, external } = process.memoryUsage()
+  return (heapUsed + external) / 2 ** 20
+}
+
+async function run({ id, module, options, method, args }: WorkerTask): Promise<WorkerResult> {
   try {
     const hasher = await hasherFor(module, options)
     const value =
       method === 'hash'
         ? await hasher.hash(args[0])
         : await hasher.verify(args[0] as string, args[1] as Password)
-    return { ok: true, value }
+    return { id, ok: true, value, memoryMb: memoryMb() }
   } catch (error) {
-    const { code, message } = error as { code?: unknown; message?: unknown }
-    return { ok: false, code, message: String(message ?? error) }
+    return { id, ok: false, ...describeFailure(error), memoryMb: memoryMb() }
   }
 }
+
+parentPort?.on('message', (task: WorkerTask) => {
+  void run(task).then((result) => parentPort?.postMessage(result))
+})

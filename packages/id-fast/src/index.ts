@@ -32,6 +32,9 @@ const CHAR_CODE_OF_BYTE = Uint8Array.from({ length: 256 }, (_, byte) =>
  *   transition per ID (as `Buffer#toString` costs @fastify/session's pool), no concatenation chain,
  *   and — unlike slicing a pre-encoded pool string — no sliced string that pins the whole pool in
  *   memory for as long as one session survives.
+ * Where code generation is refused (edge runtimes, `node --disallow-code-generation-from-strings`),
+ * the same pool and byte-to-character table feed a loop that spreads the codes into the same single
+ * call: the same output, byte for byte, at a lower speed.
  * The price: 8 random bits are fetched per 6-bit character (33 % more CSPRNG output than base64), and
  * pooled bytes sit in process memory until used, exactly as in @fastify/session's and nanoid's pools.
  */
@@ -51,32 +54,64 @@ export function createIdGenerator({
       `poolBytes must be a multiple of ${length} up to 16 MiB, got ${String(poolBytes)}`,
     )
   }
-  const codes = Array.from({ length }, (_, k) => `c[p[i + ${k}]]`).join(', ')
-  const generate = new Function(
-    'c',
-    'fill',
-    'fromCharCode',
-    'poolBytes',
-    `const p = new Uint8Array(poolBytes)
-     let offset = poolBytes
-     return function generateId() {
-       if (offset === poolBytes) { fill(p); offset = 0 }
-       const i = offset
-       offset = i + ${length}
-       return fromCharCode(${codes})
-     }`,
-  )(CHAR_CODE_OF_BYTE, randomFillSync, String.fromCharCode, poolBytes) as () => string
+  const compiled = compileGenerator(length, poolBytes)
+  const generate = compiled ?? plainGenerator(length, poolBytes)
   return defineIdGenerator(
     {
       ...shape,
       name: '@authlab/id-fast',
       displayName: 'authlab fast',
-      wraps: `crypto.randomFillSync(${poolBytes}) pool → String.fromCharCode(${length} codes)`,
+      wraps: `crypto.randomFillSync(${poolBytes}) pool → String.fromCharCode(${length} codes${compiled ? '' : ' spread, no code generation'})`,
       randomness: `OS-seeded CSPRNG (crypto.randomFillSync), ${poolBytes}-byte pool, 6 of every 8 bits used`,
       poolBytes,
     },
     generate,
   )
+}
+
+/**
+ * The unrolled generator, or `undefined` where `new Function` is refused: the host throws an EvalError
+ * (ECMA-262 HostEnsureCanCompileStrings); anything else is a bug and propagates.
+ */
+function compileGenerator(length: number, poolBytes: number): (() => string) | undefined {
+  const codes = Array.from({ length }, (_, k) => `c[p[i + ${k}]]`).join(', ')
+  let factory: (...args: unknown[]) => () => string
+  try {
+    factory = new Function(
+      'c',
+      'fill',
+      'fromCharCode',
+      'poolBytes',
+      `const p = new Uint8Array(poolBytes)
+       let offset = poolBytes
+       return function generateId() {
+         if (offset === poolBytes) { fill(p); offset = 0 }
+         const i = offset
+         offset = i + ${length}
+         return fromCharCode(${codes})
+       }`,
+    ) as typeof factory
+  } catch (error) {
+    if (error instanceof EvalError) return undefined
+    throw error
+  }
+  return factory(CHAR_CODE_OF_BYTE, randomFillSync, String.fromCharCode, poolBytes)
+}
+
+/** The same pool, table and single `String.fromCharCode` call, with the codes gathered by a loop. */
+function plainGenerator(length: number, poolBytes: number): () => string {
+  const pool = new Uint8Array(poolBytes)
+  const codes: number[] = Array.from({ length }, () => 0)
+  let offset = poolBytes
+  return function generateId() {
+    if (offset === poolBytes) {
+      randomFillSync(pool)
+      offset = 0
+    }
+    for (let k = 0; k < length; k++) codes[k] = CHAR_CODE_OF_BYTE[pool[offset + k] as number] as number
+    offset += length
+    return String.fromCharCode(...codes)
+  }
 }
 
 /** A ready 32-character generator: `session({ genid: generateId })` or `{ idGenerator: generateId }`. */

@@ -65,6 +65,32 @@ function requireParams(
 
 const utf8 = new TextEncoder()
 
+/**
+ * RFC 5321 §4.5.3.1.3 caps a forward path at 256 octets including its angle brackets, so no address
+ * that mail can reach is longer than 254 octets (RFC 3696 erratum 1690); RFC 6531 keeps the limit in
+ * octets of UTF-8 for internationalized addresses. The email is hashed twice per stretch as PBKDF2 salt,
+ * so an unbounded one is unbounded work and memory.
+ */
+const MAX_EMAIL_OCTETS = 254
+/** An unpaired UTF-16 surrogate has no UTF-8 form: encoding would silently replace it with U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** The email is salt material, not the password: its faults are reported as email faults. */
+function checkEmail(email: unknown): asserts email is string {
+  if (typeof email !== 'string' || email.length === 0) {
+    throw new InvalidOptionError('email must be a non-empty string')
+  }
+  // A UTF-16 code unit is at least one UTF-8 octet, so a long string is refused before it is encoded.
+  if (email.length > MAX_EMAIL_OCTETS || utf8.encode(email).length > MAX_EMAIL_OCTETS) {
+    throw new InvalidOptionError(
+      `email must be at most ${MAX_EMAIL_OCTETS} octets of UTF-8 (RFC 5321 path limit)`,
+    )
+  }
+  if (LONE_SURROGATE.test(email)) {
+    throw new InvalidOptionError('email contains an unpaired UTF-16 surrogate, which is not Unicode text')
+  }
+}
+
 const concat = (a: Uint8Array, b: Uint8Array) => {
   const out = new Uint8Array(a.length + b.length)
   out.set(a)
@@ -109,8 +135,7 @@ export function createStretcher({
   return Object.freeze({
     info,
     async stretch(email: string, password: Password, mainSalt: Uint8Array): Promise<OnepwKeys> {
-      if (typeof email !== 'string' || email.length === 0)
-        throw new InvalidOptionError('email must be a non-empty string')
+      checkEmail(email)
       if (!(mainSalt instanceof Uint8Array) || mainSalt.length !== MAIN_SALT_BYTES) {
         throw new InvalidOptionError(`mainSalt must be a ${MAIN_SALT_BYTES}-byte Uint8Array`)
       }

@@ -43,6 +43,28 @@ describe('bad input gets typed errors', () => {
     assert.rejects(stretcher.stretch('a@b.c', '', mainSalt), code('ERR_AUTHLAB_PASSWORD_POLICY')))
   test('lone surrogate', () =>
     assert.rejects(stretcher.stretch('a@b.c', '\uD800', mainSalt), code('ERR_AUTHLAB_PASSWORD_POLICY')))
+  const emailError = (error: { code?: string; message?: string }) =>
+    error.code === 'ERR_AUTHLAB_INVALID_OPTION' && /^email /.test(error.message ?? '')
+  test.each([
+    ['\uD800@example.org', 'a lone high surrogate'],
+    ['a@example.org\uDC00', 'a lone low surrogate'],
+  ])('an email with %j (%s) is an email error, not a password error', (email) =>
+    assert.rejects(stretcher.stretch(email, 'pw', mainSalt), emailError),
+  )
+  test('an email over 254 octets of UTF-8 is refused, counting octets, not characters', async () => {
+    const domain = '@example.org'
+    await assert.rejects(
+      stretcher.stretch(`${'a'.repeat(255 - domain.length)}${domain}`, 'pw', mainSalt),
+      emailError,
+    )
+    // 121 two-octet characters + 12 = 254 octets from 133 characters: allowed; one more is 256 octets.
+    await assert.doesNotReject(stretcher.stretch(`${'é'.repeat(121)}${domain}`, 'pw', mainSalt))
+    await assert.rejects(stretcher.stretch(`${'é'.repeat(122)}${domain}`, 'pw', mainSalt), emailError)
+  })
+  test('a 50 MB email is refused at once', () =>
+    assert.rejects(stretcher.stretch(`${'a'.repeat(50 * 2 ** 20)}@example.org`, 'pw', mainSalt), emailError))
+  test('an astral character (a valid surrogate pair) is accepted', () =>
+    assert.doesNotReject(stretcher.stretch('\u{1F600}@example.org', 'pw', mainSalt)))
 })
 
 // The declared runsOn follows the scrypt backend, and is measured like hasherSuite's runs-on check.

@@ -1,0 +1,15 @@
+import { idChecks, resolveOptions } from '@authlab/conformance'
+import { test } from 'vitest'
+import { createIdGenerator, type RandomIntIdOptions } from '../src/index.js'
+import { withoutCodeGeneration } from './without-code-generation.js'
+
+// The conformance checks on the path taken where code generation is refused. Code generation cannot
+// be refused for one worker thread alone (the V8 flag is per process), so in place of the worker
+// check no-codegen.test.ts runs the built module under node --disallow-code-generation-from-strings.
+const { worksInWorker: _, ...checks } = idChecks
+const options = resolveOptions({
+  factory: (opts?: RandomIntIdOptions) => withoutCodeGeneration(() => createIdGenerator(opts)),
+})
+for (const [name, check] of Object.entries(checks)) {
+  test(`@authlab/id-random-int without code generation: ${name}`, () => check(options), 120_000)
+}
