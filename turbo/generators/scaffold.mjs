@@ -3,8 +3,8 @@ import { dirname, join, relative } from 'node:path'
 
 /**
  * The strategy scaffold, shared by `npx turbo gen strategy` (config.ts) and `npm run new` (new.mjs):
- * one template set under templates/ (common/ plus one folder per kind), rendered by plain
- * `{{key}}` substitution so both entries write byte-identical packages.
+ * one template set under templates/ (common/ plus one folder per kind; `.tmpl` files, rendered by
+ * plain `{{key}}` substitution, no Handlebars) so both entries write byte-identical packages.
  */
 export const KINDS = /** @type {const} */ ({
   id: {
@@ -76,7 +76,7 @@ export function scaffoldStrategy(root, { kind, name, wraps }) {
   const templates = join(root, 'turbo', 'generators', 'templates')
   const sources = [...templateFiles(join(templates, 'common')), ...templateFiles(join(templates, kind))]
   const files = sources.map(({ base, file }) => {
-    const target = join(dir, relative(base, file).replace(/\.hbs$/, ''))
+    const target = join(dir, relative(base, file).replace(/\.tmpl$/, ''))
     mkdirSync(dirname(target), { recursive: true })
     writeFileSync(target, render(readFileSync(file, 'utf8'), values, file))
     return relative(root, target)

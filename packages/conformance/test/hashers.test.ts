@@ -178,7 +178,7 @@ describe('each hasher check fails on a deliberately broken hasher', () => {
     return mustFail(
       c.hostileHashes,
       {
-        factory: (p) => fixture(p, { kdf: runaway, limits: { iterations: 1e11 } }),
+        factory: (p) => fixture(p, { kdf: runaway, limits: { iterations: 1e11, units: 1e12 } }),
         bounds: { hostileMs: 200 },
       },
       /i=10\^10.*no answer within 200 ms/,

@@ -23,9 +23,9 @@ describe('the strategy scaffold refuses bad answers', () => {
   })
 
   test('a template naming an unknown key is a bug, not an empty string', () => {
-    expect(() => render('{{packageName}} {{typo}}', { packageName: 'x' }, 't.hbs')).toThrow(
+    expect(() => render('{{packageName}} {{typo}}', { packageName: 'x' }, 't.tmpl')).toThrow(
       /unknown template key/,
     )
-    expect(render('"{{packageName}}"', { packageName: '@authlab/id-x' }, 't.hbs')).toBe('"@authlab/id-x"')
+    expect(render('"{{packageName}}"', { packageName: '@authlab/id-x' }, 't.tmpl')).toBe('"@authlab/id-x"')
   })
 })
