@@ -1,4 +1,5 @@
 import { InvalidOptionError } from './errors.js'
+import { checkOptions, type OptionSpecs } from './options.js'
 
 /** RFC 4648 §5 "URL and Filename safe" alphabet, in value order: cookie-, URL- and path-safe. */
 export const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
@@ -10,6 +11,23 @@ export const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs
 export const DEFAULT_ID_BYTES = 24
 export const MIN_ID_BYTES = 18
 export const MAX_ID_BYTES = 768
+
+/**
+ * The strict options check every `createIdGenerator` runs: `bytes` (every generator's size option)
+ * plus the generator's own keys in `extra`; nanoid's `size` and the common `length` point to `bytes`.
+ */
+export function checkIdOptions<T extends object>(
+  name: string,
+  options: T | undefined,
+  extra: OptionSpecs = {},
+): T {
+  return checkOptions(
+    name,
+    options,
+    { bytes: { type: 'integer', min: MIN_ID_BYTES, max: MAX_ID_BYTES }, ...extra },
+    { size: 'bytes', length: 'bytes', byteLength: 'bytes' },
+  ) as T
+}
 
 /** What a generator is, for the conformance suite, the bench app and humans. */
 export interface IdGeneratorInfo {

@@ -104,10 +104,12 @@ export function kdfOptionSpecs(profile: KdfProfile): OptionSpecs {
 export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
   const { algorithm: profile, kdf, describe } = definition
   registerAlgorithm(profile)
-  const options = checkOptions(describe.name, definition.options, {
-    ...kdfOptionSpecs(profile),
-    ...definition.strategyOptions,
-  }) as KdfHasherOptions & Record<string, number>
+  const options = checkOptions(
+    describe.name,
+    definition.options,
+    { ...kdfOptionSpecs(profile), ...definition.strategyOptions },
+    profile.aliases,
+  ) as KdfHasherOptions & Record<string, number>
   const params: KdfParams = Object.freeze(
     Object.fromEntries(Object.entries(profile.defaults).map(([key, value]) => [key, options[key] ?? value])),
   )

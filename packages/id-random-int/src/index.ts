@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import {
   BASE64URL_ALPHABET,
   base64urlIdShape,
+  checkIdOptions,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
@@ -17,7 +18,8 @@ export interface RandomIntIdOptions {
  * The body is code-generated once as a single unrolled concatenation (no loop, no array), as the PR
  * did, so the comparison measures randomInt itself: 32 calls into its rejection-sampling path per ID.
  */
-export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: RandomIntIdOptions = {}): IdGenerator {
+export function createIdGenerator(options?: RandomIntIdOptions): IdGenerator {
+  const { bytes = DEFAULT_ID_BYTES } = checkIdOptions('@authlab/id-random-int', options)
   const shape = base64urlIdShape(bytes)
   const { length } = shape
   const body = `return ${Array.from({ length }, () => 'a[r(64)]').join(' + ')}`
