@@ -3,12 +3,13 @@ import { createHash } from 'node:crypto'
 import { type PasswordHasher, type RawKdf, resolvePasswordPolicy } from '@authlab/core'
 import { describe, test } from 'vitest'
 import {
-  type HasherCheck,
+  type Check,
   type HasherCheckOptions,
   hasherChecks,
   hasherSuite,
   PBKDF2_SHA256_KDF_VECTORS,
   PBKDF2_SHA256_VECTORS,
+  type ResolvedHasherCheckOptions,
   resolveHasherOptions,
 } from '../src/index.js'
 import { fixture, mainThreadPbkdf2, patched, sleep, threadpoolPbkdf2 } from './hashers-fixtures.js'
@@ -28,19 +29,22 @@ hasherSuite({ ...base, test, name: 'reference fixture' })
 
 /** Runs one check with `overrides` and asserts it fails with an AssertionError (not a crash). */
 async function mustFail(
-  check: HasherCheck,
+  check: Check<ResolvedHasherCheckOptions>,
   overrides: Partial<HasherCheckOptions>,
   why: RegExp,
 ): Promise<void> {
-  await assert.rejects(check(resolveHasherOptions({ ...base, ...overrides })), (error: Error) => {
-    assert.equal(
-      error.name,
-      'AssertionError',
-      `expected an AssertionError, got ${error.name}: ${error.message}`,
-    )
-    assert.match(error.message, why)
-    return true
-  })
+  await assert.rejects(
+    async () => check.run(resolveHasherOptions({ ...base, ...overrides })),
+    (error: Error) => {
+      assert.equal(
+        error.name,
+        'AssertionError',
+        `expected an AssertionError, got ${error.name}: ${error.message}`,
+      )
+      assert.match(error.message, why)
+      return true
+    },
+  )
 }
 
 const broken = (patch: (h: PasswordHasher) => Partial<PasswordHasher>) => ({

@@ -46,6 +46,7 @@ export const ARGON2ID: KdfProfile = {
     },
   ],
   vectors: { encoded: 'ARGON2ID_VECTORS' },
+  testParams: { cheap: { m: 256, t: 2, p: 1 }, stronger: { m: 512, t: 3, p: 1 } },
   phc: {
     version: 19,
     // The `argon2` npm package (node-argon2, via @phc/format) writes `m=,p=,t=`: its hashes must verify.

@@ -1,5 +1,6 @@
 import { decodeBase64, encodeBase64 } from '../encoding.js'
 import { InvalidHashError, InvalidOptionError } from '../errors.js'
+import { BCRYPT_PASSWORD_POLICY } from '../password.js'
 import type { AlgorithmProfile } from './profile.js'
 
 /**
@@ -107,4 +108,6 @@ export const BCRYPT: AlgorithmProfile = {
   baseline: '@authlab/hash-bcrypt',
   absurd: [{ label: 'cost 31', edit: (h) => h.replace(/^\$(2[aby]?)\$\d\d\$/, '$$$1$$31$$') }],
   vectors: { encoded: 'BCRYPT_VECTORS' },
+  testParams: { cheap: { cost: 4 }, stronger: { cost: 5 } },
+  policy: BCRYPT_PASSWORD_POLICY,
 }

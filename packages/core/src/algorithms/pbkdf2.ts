@@ -55,6 +55,7 @@ export function definePbkdf2Profile(variant: Pbkdf2Variant): KdfProfile {
       },
     ],
     vectors: variant.vectors ?? {},
+    testParams: { cheap: { iterations: 1000 }, stronger: { iterations: 2000 } },
     phc: {
       parseLegacy(encoded: string): DecodedKdfHash | undefined {
         const match = typeof encoded === 'string' ? passlib.exec(encoded) : null

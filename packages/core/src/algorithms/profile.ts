@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js'
 import type { OptionAliases, OptionSpec } from '../options.js'
+import type { PasswordPolicy } from '../password.js'
 
 /** Cost parameters, keyed as in `info.params` and the hashers' options: `{ ln, r, p }`, `{ cost }`. */
 export type Params = Readonly<Record<string, number>>
@@ -69,6 +70,10 @@ export interface AlgorithmProfile {
   readonly absurd: readonly AbsurdCase[]
   /** Names of the known-answer vector sets exported by @authlab/conformance for this algorithm. */
   readonly vectors: { readonly encoded?: string; readonly kdf?: string }
+  /** Cheap parameters for the conformance suite's functional checks, and a stronger setting for needsRehash. */
+  readonly testParams: { readonly cheap: Params; readonly stronger: Params }
+  /** The password policy the algorithm itself imposes (bcrypt: 72 bytes, no NUL); default DEFAULT_PASSWORD_POLICY. */
+  readonly policy?: PasswordPolicy
 }
 
 const registry = new Map<string, AlgorithmProfile>()
@@ -96,6 +101,11 @@ export function getAlgorithm(id: string): AlgorithmProfile {
     )
   }
   return profile
+}
+
+/** The registered profile of `id`, or undefined. */
+export function findAlgorithm(id: string): AlgorithmProfile | undefined {
+  return registry.get(id)
 }
 
 /** Every registered profile, in registration order (core's own first). */

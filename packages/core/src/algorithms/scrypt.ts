@@ -43,6 +43,7 @@ export const SCRYPT: KdfProfile = {
     },
   ],
   vectors: { encoded: 'SCRYPT_VECTORS', kdf: 'SCRYPT_KDF_VECTORS' },
+  testParams: { cheap: { ln: 10, r: 8, p: 1 }, stronger: { ln: 11, r: 8, p: 2 } },
   phc: {
     // RFC 7914 §2: p ≤ (2^32 − 1)·hLen / MFLen, i.e. r·p < 2^30.
     invalid: (params) =>
