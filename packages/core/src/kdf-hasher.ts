@@ -1,4 +1,4 @@
-import { registerAlgorithm } from './algorithms/profile.js'
+import { registerAlgorithm } from './algorithms/registry.js'
 import { constantTimeEqual, passwordToBytes } from './encoding.js'
 import { InvalidOptionError } from './errors.js'
 import type { HasherDescription, KeyDerivation, Password, PasswordHasher } from './hash.js'

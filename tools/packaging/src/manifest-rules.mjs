@@ -1,7 +1,7 @@
 /**
- * What issue 7 asks of every published manifest, beyond what publint checks: the fields a user
- * and a bundler rely on. Returns one line per missing or wrong field (empty when the package is fine).
- * @param {import('./workspace.mjs').Manifest} manifest
+ * The manifest fields a user and a bundler rely on, beyond what publint checks: entry points with
+ * types first, the published files, side effects, engines, license and where the source lives. Returns one line per missing or wrong field (empty when the package is fine).
+ * @param {import('@authlab/workspace').Manifest} manifest
  * @param {string[]} packedFiles paths inside the tarball
  */
 export function manifestProblems(manifest, packedFiles) {

@@ -11,7 +11,7 @@ import { attwProblems, publintProblems } from '../src/tarball-lint.mjs'
 import { REPO_ROOT, readManifest } from '../src/workspace.mjs'
 import { copyWorkspace, linkWorkspaces } from '../src/workspace-copy.mjs'
 
-// Issue 7: a new strategy needs no edit beyond the generated package. Both entries of the scaffold
+// Adding a strategy must need no edit beyond the generated package. Both entries of the scaffold
 // run non-interactively in a temporary copy of the workspace — `npm run new` for an ID package,
 // @turbo/gen (what `turbo gen` runs) for a hash package — and the copy proves each builds, is
 // publishable, passes its conformance suite, is discovered by the bench app and is a passing row of

@@ -1,4 +1,3 @@
-import { InvalidOptionError } from '../errors.js'
 import type { OptionAliases, OptionSpec } from '../options.js'
 import type { PasswordPolicy } from '../password.js'
 
@@ -74,41 +73,4 @@ export interface AlgorithmProfile {
   readonly testParams: { readonly cheap: Params; readonly stronger: Params }
   /** The password policy the algorithm itself imposes (bcrypt: 72 bytes, no NUL); default DEFAULT_PASSWORD_POLICY. */
   readonly policy?: PasswordPolicy
-}
-
-const registry = new Map<string, AlgorithmProfile>()
-
-/**
- * Makes a profile findable by id (the conformance suite and the bench look algorithms up by
- * `info.algorithm`). Registering the same object twice is a no-op; another profile under a taken id
- * is refused, so a package cannot silently replace core's caps for an algorithm.
- */
-export function registerAlgorithm(profile: AlgorithmProfile): AlgorithmProfile {
-  const existing = registry.get(profile.id)
-  if (existing && existing !== profile) {
-    throw new InvalidOptionError(`another profile is already registered for algorithm "${profile.id}"`)
-  }
-  registry.set(profile.id, Object.freeze(profile))
-  return profile
-}
-
-/** The registered profile of `id`; InvalidOptionError naming the registered ones when there is none. */
-export function getAlgorithm(id: string): AlgorithmProfile {
-  const profile = registry.get(id)
-  if (!profile) {
-    throw new InvalidOptionError(
-      `no profile is registered for algorithm "${id}" (registered: ${[...registry.keys()].join(', ')}); define one and pass it to registerAlgorithm or the hasher definer`,
-    )
-  }
-  return profile
-}
-
-/** The registered profile of `id`, or undefined. */
-export function findAlgorithm(id: string): AlgorithmProfile | undefined {
-  return registry.get(id)
-}
-
-/** Every registered profile, in registration order (core's own first). */
-export function listAlgorithms(): readonly AlgorithmProfile[] {
-  return [...registry.values()]
 }
