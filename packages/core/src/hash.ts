@@ -43,6 +43,15 @@ export interface PasswordHasher {
   needsRehash(encoded: string): boolean
 }
 
+/**
+ * A key-stretching chain (a client-side protocol such as Mozilla's onepw): what the bench's stretch
+ * suite runs. `identity` is the protocol's per-user input (an email), `salt` its server-side salt.
+ */
+export interface Stretcher {
+  readonly info: PasswordHasherInfo
+  stretch(identity: string, password: Password, salt: Uint8Array): Promise<unknown>
+}
+
 /** A raw key-derivation function, the building block of key-stretching chains (RFC 8018, RFC 7914). */
 export interface KeyDerivation {
   readonly info: PasswordHasherInfo

@@ -121,9 +121,11 @@ describe('stored-hash limits', () => {
     expect(() => check(encoded)).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_PARAMETER_LIMIT' }))
   })
   test('the budget is the larger of the profile’s and the configured parameters’ own work', () => {
-    const ln18 = PASSLIB_SCRYPT.replace('ln=16', 'ln=18')
-    expect(() => check(ln18)).toThrow(/over the budget/)
-    expect(() => check(ln18, resolveLimits(SCRYPT, { ln: 18, r: 8, p: 1 }, 32))).not.toThrow()
+    const atTheEdge = PASSLIB_SCRYPT.replace('ln=16,r=8,p=1', 'ln=18,r=8,p=1') // 2^21 units, 256 MiB
+    const twice = PASSLIB_SCRYPT.replace('ln=16,r=8,p=1', 'ln=18,r=8,p=2')
+    expect(() => check(atTheEdge)).not.toThrow()
+    expect(() => check(twice)).toThrow(/over the budget/)
+    expect(() => check(twice, resolveLimits(SCRYPT, { ln: 18, r: 8, p: 2 }, 32))).not.toThrow()
   })
   test('limits are configurable, and may not refuse the configured parameters', () => {
     const encoded = PASSLIB_SCRYPT.replace('ln=16', 'ln=12')

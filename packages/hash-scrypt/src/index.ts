@@ -8,8 +8,8 @@ export type { ScryptOptions }
  * r=8 needs), so each call allows exactly what RFC 7914 §5 scryptROMix uses — V: 128·N·r bytes, plus
  * B: 128·r·p — with 1 MiB of headroom. Callers cannot ask for more: the limits bound N, r and p first.
  */
-function maxmemFor(params: KdfParams): number {
-  return SCRYPT.work(params, 0).memoryBytes + 2 ** 20
+function maxmemFor({ ln, r, p }: KdfParams): number {
+  return 128 * (r as number) * (2 ** (ln as number) + (p as number)) + 2 ** 20
 }
 
 /** The raw KDF on node:crypto (OpenSSL's EVP_PBE_scrypt), run on the libuv threadpool. */

@@ -27,11 +27,12 @@ export interface WasmBcryptOptions extends BcryptOptions {
 
 export type WasmHasherOptions = WasmArgon2Options | WasmScryptOptions | WasmBcryptOptions
 
+/** The algorithms this package implements, `algorithm` option values (the first is the default). */
+export const ALGORITHMS = ['argon2id', 'scrypt', 'bcrypt'] as const
+
 // The one key this package reads itself; the definers check it with the algorithm's own keys, so a
 // typo in either is reported with every valid key.
-const ALGORITHM_OPTION: OptionSpecs = {
-  algorithm: { type: 'string', values: ['argon2id', 'scrypt', 'bcrypt'] },
-}
+const ALGORITHM_OPTION: OptionSpecs = { algorithm: { type: 'string', values: ALGORITHMS } }
 
 // hash-wasm compiles each algorithm to WebAssembly and runs it synchronously inside its async
 // functions: the whole hash blocks the event loop, exactly like pure JS, only faster.

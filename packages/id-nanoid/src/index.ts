@@ -22,8 +22,8 @@ export function createIdGenerator(options?: NanoidIdOptions): IdGenerator {
   const { bytes = DEFAULT_ID_BYTES } = checkIdOptions('@authlab/id-nanoid', options)
   checkIdBytes(bytes)
   const size = base64urlLength(bytes)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: '@authlab/id-nanoid',
       displayName: 'nanoid',
       wraps: `nanoid(${size})`,
@@ -34,8 +34,8 @@ export function createIdGenerator(options?: NanoidIdOptions): IdGenerator {
       poolBytes: 128 * size,
       runsOn: 'main-thread',
     },
-    () => nanoid(size),
-  )
+    generate: () => nanoid(size),
+  })
 }
 
 /** A ready 32-character generator: `session({ genid: generateId })`. */

@@ -36,8 +36,8 @@ export function createIdGenerator(options?: PooledBytesIdOptions): IdGenerator {
   const poolBytes = bytes * idsPerRefill
   let pool = randomBytes(poolBytes)
   let offset = 0
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       ...shape,
       name: '@authlab/id-pooled-bytes',
       displayName: 'randomBytes pool (@fastify/session)',
@@ -45,7 +45,7 @@ export function createIdGenerator(options?: PooledBytesIdOptions): IdGenerator {
       randomness: `OS-seeded CSPRNG (crypto.randomBytes), ${poolBytes}-byte pool`,
       poolBytes,
     },
-    () => {
+    generate: () => {
       if (offset === poolBytes) {
         pool = randomBytes(poolBytes)
         offset = 0
@@ -54,7 +54,7 @@ export function createIdGenerator(options?: PooledBytesIdOptions): IdGenerator {
       offset += bytes
       return pool.toString('base64url', start, offset)
     },
-  )
+  })
 }
 
 /** A ready 24-byte generator: `fastify.register(session, { idGenerator: generateId, ... })`. */

@@ -19,8 +19,8 @@ export interface RandomBytesIdOptions {
 export function createIdGenerator(options?: RandomBytesIdOptions): IdGenerator {
   const { bytes = DEFAULT_ID_BYTES } = checkIdOptions('@authlab/id-random-bytes', options)
   const shape = base64urlIdShape(bytes)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       ...shape,
       name: '@authlab/id-random-bytes',
       displayName: 'randomBytes per call',
@@ -28,8 +28,8 @@ export function createIdGenerator(options?: RandomBytesIdOptions): IdGenerator {
       randomness: 'OS-seeded CSPRNG (OpenSSL RAND_bytes), one call per ID',
       poolBytes: 0,
     },
-    () => randomBytes(bytes).toString('base64url'),
-  )
+    generate: () => randomBytes(bytes).toString('base64url'),
+  })
 }
 
 /** A ready 24-byte generator: `session({ genid: generateId })`. */

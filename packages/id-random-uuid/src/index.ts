@@ -13,8 +13,8 @@ export const UUID_ALPHABET = '0123456789abcdef-'
 export function createIdGenerator(options?: Record<string, never>): IdGenerator {
   // No options: the UUID format fixes the length; a `bytes` here is refused rather than ignored.
   checkOptions('@authlab/id-random-uuid', options, {})
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: '@authlab/id-random-uuid',
       displayName: 'crypto.randomUUID',
       wraps: 'crypto.randomUUID()',
@@ -25,8 +25,8 @@ export function createIdGenerator(options?: Record<string, never>): IdGenerator 
       poolBytes: 16 * 128,
       runsOn: 'main-thread',
     },
-    () => randomUUID(),
-  )
+    generate: () => randomUUID(),
+  })
 }
 
 /** A ready generator: `session({ genid: generateId })`. */

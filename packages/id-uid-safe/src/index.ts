@@ -20,8 +20,8 @@ export interface UidSafeIdOptions {
 export function createIdGenerator(options?: UidSafeIdOptions): IdGenerator {
   const { bytes = DEFAULT_ID_BYTES } = checkIdOptions('@authlab/id-uid-safe', options)
   const shape = base64urlIdShape(bytes)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       ...shape,
       name: '@authlab/id-uid-safe',
       displayName: 'uid-safe (express-session)',
@@ -29,8 +29,8 @@ export function createIdGenerator(options?: UidSafeIdOptions): IdGenerator {
       randomness: 'OS-seeded CSPRNG (crypto.randomBytes), one call per ID',
       poolBytes: 0,
     },
-    () => uid.sync(bytes),
-  )
+    generate: () => uid.sync(bytes),
+  })
 }
 
 /** A ready 24-byte generator: `session({ genid: generateId })`. */

@@ -7,6 +7,7 @@ import {
   type Password,
   type PasswordHasherInfo,
   type RunsOn,
+  type Stretcher,
 } from '@authlab/core'
 import { createHasher as createPbkdf2 } from '@authlab/hash-pbkdf2'
 import { createHasher as createScrypt } from '@authlab/hash-scrypt'
@@ -44,8 +45,7 @@ export interface OnepwKeys {
   readonly unwrapBKey: Uint8Array
 }
 
-export interface OnepwStretcher {
-  readonly info: PasswordHasherInfo
+export interface OnepwStretcher extends Stretcher {
   stretch(email: string, password: Password, mainSalt: Uint8Array): Promise<OnepwKeys>
 }
 

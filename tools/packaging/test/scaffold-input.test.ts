@@ -7,8 +7,8 @@ import { REPO_ROOT } from '../src/workspace.mjs'
 // Bad answers are refused with a message naming the rule, before anything is written.
 describe('the strategy scaffold refuses bad answers', () => {
   const packagesBefore = readdirSync(join(REPO_ROOT, 'packages'))
-  const attempt = (kind: string, name: string, wraps: string) => () =>
-    scaffoldStrategy(REPO_ROOT, { kind, name, wraps })
+  const attempt = (kind: string, name: string, wraps: string, algorithm?: string) => () =>
+    scaffoldStrategy(REPO_ROOT, { kind, name, wraps, algorithm })
 
   test.each([
     ['an unknown kind', 'stretch', 'x', 'node:crypto', /kind must be one of: id, hash/],
@@ -19,6 +19,15 @@ describe('the strategy scaffold refuses bad answers', () => {
     ['an existing package', 'id', 'random-bytes', 'node:crypto', /packages\/id-random-bytes already exists/],
   ])('%s', (_, kind, name, wraps, message) => {
     expect(attempt(kind, name, wraps)).toThrow(message)
+    expect(readdirSync(join(REPO_ROOT, 'packages'))).toEqual(packagesBefore)
+  })
+
+  test.each([
+    ['a new algorithm for an ID package', 'id', 'new-ids', /a new algorithm needs kind "hash"/],
+    ['an algorithm core already has', 'hash', 'scrypt', /algorithm must be a new PHC identifier/],
+    ['an identifier PHC strings cannot carry', 'hash', 'SHA_512', /algorithm must be a new PHC identifier/],
+  ])('%s', (_, kind, algorithm, message) => {
+    expect(attempt(kind, 'fresh-name', 'node:crypto', algorithm)).toThrow(message)
     expect(readdirSync(join(REPO_ROOT, 'packages'))).toEqual(packagesBefore)
   })
 

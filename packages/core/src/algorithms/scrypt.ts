@@ -22,10 +22,11 @@ export const SCRYPT: KdfProfile = {
   // 2^21 = 2× OWASP's work, about a second of native scrypt on the 2-core reference box; 256 MiB is
   // twice OWASP's 128 MiB V array.
   budget: { units: 2 ** 21, memoryBytes: 2 ** 28 },
-  // RFC 7914 §5 scryptROMix: 2·N BlockMix calls of 2r Salsa20/8 cores, p times; V is N blocks of 128·r bytes.
+  // RFC 7914 §5 scryptROMix: 2·N BlockMix calls of 2r Salsa20/8 cores, p times; its V array is N
+  // blocks of 128·r bytes (the B array, 128·r·p bytes, is at most 64 KiB within the caps).
   work: (params) => ({
     units: N(params) * (params.r as number) * (params.p as number),
-    memoryBytes: 128 * (params.r as number) * (N(params) + (params.p as number)),
+    memoryBytes: 128 * (params.r as number) * N(params),
   }),
   unit: 'N·r·p',
   bench: [
