@@ -6,6 +6,8 @@ export interface KindConvention {
   readonly factory: string
   /** The ready-made default export, when the kind has one. */
   readonly ready: string | undefined
+  /** Hash packages only: the export listing the algorithms of a multi-algorithm package. */
+  readonly algorithms?: string
 }
 
 export declare const KINDS: Readonly<Record<Kind, KindConvention>>
@@ -56,3 +58,9 @@ export declare function discoverPackages(root: string): StrategyPackage[]
 export declare function esmEntry(pkg: { readonly dir: string }): string
 export declare function loadPackages(packages: readonly StrategyPackage[]): Promise<LoadOutcome[]>
 export declare function factoryOf(pkg: LoadedPackage): (options?: unknown) => unknown
+export declare function hashAlgorithms(pkg: LoadedPackage): readonly string[]
+export declare function hashOptions(
+  pkg: LoadedPackage,
+  algorithm: string,
+  params: Readonly<Record<string, number>>,
+): Record<string, unknown> | undefined

@@ -9,7 +9,13 @@ import { pathToFileURL } from 'node:url'
  */
 export const KINDS = Object.freeze({
   id: Object.freeze({ label: 'session-ID generator', factory: 'createIdGenerator', ready: 'generateId' }),
-  hash: Object.freeze({ label: 'password hasher', factory: 'createHasher', ready: 'hasher' }),
+  // A package implementing several algorithms exports them as ALGORITHMS and takes an `algorithm` option.
+  hash: Object.freeze({
+    label: 'password hasher',
+    factory: 'createHasher',
+    ready: 'hasher',
+    algorithms: 'ALGORITHMS',
+  }),
   stretch: Object.freeze({ label: 'key-stretching chain', factory: 'createStretcher', ready: undefined }),
 })
 
@@ -156,4 +162,32 @@ export function factoryOf(pkg) {
   const factory = pkg.exports[name]
   if (typeof factory !== 'function') throw new Error(`${pkg.name}: no ${name} export (kind "${pkg.kind}")`)
   return /** @type {(options?: unknown) => unknown} */ (factory)
+}
+
+/**
+ * The algorithms a loaded hash package implements, as it declares them: its `ALGORITHMS` export (then
+ * chosen with the `algorithm` option), else the one its default hasher reports.
+ * @param {import('./index.d.mts').LoadedPackage} pkg
+ * @returns {readonly string[]}
+ */
+export function hashAlgorithms(pkg) {
+  const declared = pkg.exports[KINDS.hash.algorithms]
+  if (Array.isArray(declared)) return declared
+  const hasher = /** @type {{ info?: { algorithm?: unknown } } | undefined} */ (pkg.exports[KINDS.hash.ready])
+  if (typeof hasher?.info?.algorithm !== 'string')
+    throw new Error(`${pkg.name}: no ${KINDS.hash.ready} export with info.algorithm`)
+  return [hasher.info.algorithm]
+}
+
+/**
+ * The options that make a loaded hash package hash with `algorithm` at `params` (cost parameters keyed
+ * as in `info.params`), or undefined when it does not implement that algorithm: no guessing by
+ * try/catch, since every option is checked strictly.
+ * @param {import('./index.d.mts').LoadedPackage} pkg @param {string} algorithm
+ * @param {Readonly<Record<string, number>>} params
+ * @returns {Record<string, unknown> | undefined}
+ */
+export function hashOptions(pkg, algorithm, params) {
+  if (!hashAlgorithms(pkg).includes(algorithm)) return undefined
+  return Array.isArray(pkg.exports[KINDS.hash.algorithms]) ? { algorithm, ...params } : { ...params }
 }
