@@ -3,8 +3,8 @@ import { dirname, join, relative } from 'node:path'
 
 /**
  * The strategy scaffold, shared by `npx turbo gen strategy` (config.ts) and `npm run new` (new.mjs):
- * one template set under templates/ (common/ plus one folder per kind), rendered by plain
- * `{{key}}` substitution so both entries write byte-identical packages.
+ * one template set under templates/ (common/ plus one folder per kind; `.tmpl` files, rendered by
+ * plain `{{key}}` substitution, no Handlebars) so both entries write byte-identical packages.
  */
 export const KINDS = /** @type {const} */ ({
   id: {
@@ -18,9 +18,13 @@ export const KINDS = /** @type {const} */ ({
 const NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/
 /** Package specs and Node API names only: the value lands inside TS string literals and JSON. */
 const WRAPS_PATTERN = /^[A-Za-z0-9@/._:+-]{1,80}$/
+/** A PHC function identifier (the PHC string format: `[a-z0-9-]{1,32}`), also `info.algorithm`. */
+const ALGORITHM_PATTERN = /^[a-z0-9-]{1,32}$/
+/** The algorithms core already has a profile for: a new one needs a name of its own. */
+const CORE_ALGORITHMS = ['bcrypt', 'scrypt', 'argon2id', 'pbkdf2-sha256']
 
 /**
- * @typedef {{ kind: string, name: string, wraps: string }} StrategyAnswers
+ * @typedef {{ kind: string, name: string, wraps: string, algorithm?: string }} StrategyAnswers
  * @typedef {{ dir: string, packageName: string, files: string[] }} ScaffoldResult
  */
 
@@ -36,16 +40,22 @@ export const validate = {
   wraps: (wraps) =>
     WRAPS_PATTERN.test(wraps) ||
     'wraps must be an npm package or Node API name (letters, digits, @ / . _ : + -)',
+  /** @param {string} algorithm */
+  algorithm: (algorithm) =>
+    (ALGORITHM_PATTERN.test(algorithm) && !CORE_ALGORITHMS.includes(algorithm)) ||
+    `algorithm must be a new PHC identifier (1-32 of a-z, 0-9, -), not one of ${CORE_ALGORITHMS.join(', ')}`,
 }
 
 /**
  * Writes packages/<kind>-<name> from the templates and returns what it wrote. Refuses bad answers
- * and an existing folder before writing anything.
+ * and an existing folder before writing anything. With `algorithm` (hash packages only), the package
+ * also gets `src/profile.ts`, that algorithm's profile, and uses it: a new algorithm is this one
+ * package, with no edit to core.
  * @param {string} root repository root
  * @param {StrategyAnswers} answers
  * @returns {ScaffoldResult}
  */
-export function scaffoldStrategy(root, { kind, name, wraps }) {
+export function scaffoldStrategy(root, { kind, name, wraps, algorithm = '' }) {
   const bareName = name.startsWith(`${kind}-`) ? name.slice(kind.length + 1) : name
   for (const [key, value] of /** @type {const} */ ([
     ['kind', kind],
@@ -54,6 +64,11 @@ export function scaffoldStrategy(root, { kind, name, wraps }) {
   ])) {
     const verdict = validate[key](value)
     if (verdict !== true) throw new Error(`${verdict} (got ${JSON.stringify(value)})`)
+  }
+  if (algorithm) {
+    if (kind !== 'hash') throw new Error(`a new algorithm needs kind "hash" (got ${JSON.stringify(kind)})`)
+    const verdict = validate.algorithm(algorithm)
+    if (verdict !== true) throw new Error(`${verdict} (got ${JSON.stringify(algorithm)})`)
   }
   const kindInfo = KINDS[/** @type {keyof typeof KINDS} */ (kind)]
   const folder = `${kind}-${bareName}`
@@ -72,11 +87,17 @@ export function scaffoldStrategy(root, { kind, name, wraps }) {
     coreVersion: workspaceVersion(root, 'core'),
     conformanceVersion: workspaceVersion(root, 'conformance'),
     engines: JSON.stringify(readJson(join(root, 'package.json')).engines?.node ?? '>=20.19'),
+    algorithm,
   }
   const templates = join(root, 'turbo', 'generators', 'templates')
-  const sources = [...templateFiles(join(templates, 'common')), ...templateFiles(join(templates, kind))]
-  const files = sources.map(({ base, file }) => {
-    const target = join(dir, relative(base, file).replace(/\.hbs$/, ''))
+  const folders = ['common', kind, ...(algorithm ? ['algorithm'] : [])]
+  // A later folder's template replaces an earlier one's for the same file (algorithm/ over hash/).
+  const byTarget = new Map(
+    folders
+      .flatMap((folder) => templateFiles(join(templates, folder)))
+      .map(({ base, file }) => [join(dir, relative(base, file).replace(/\.tmpl$/, '')), file]),
+  )
+  const files = [...byTarget].map(([target, file]) => {
     mkdirSync(dirname(target), { recursive: true })
     writeFileSync(target, render(readFileSync(file, 'utf8'), values, file))
     return relative(root, target)

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path'
 import type { IdGenerator } from '@authlab/core'
-// The bench app's discovery, reused rather than written twice (see apps/store-matrix/README.md).
-import { discoverPackages, loadPackages } from '../../../benchmarks/src/discovery.js'
+import { discoverPackages, factoryOf, loadPackages } from '@authlab/workspace'
 import type { GeneratorUnderTest } from '../src/index.js'
 
 export const ROOT = resolve(import.meta.dirname, '../../..')
@@ -15,9 +14,7 @@ export async function discoverGenerators(): Promise<GeneratorUnderTest[]> {
   const loaded = await loadPackages(packages)
   return loaded.map((outcome) => {
     if (!outcome.ok) throw new Error(`${outcome.name}: ${outcome.reason}`)
-    const create = outcome.pkg.exports.createIdGenerator
-    if (typeof create !== 'function') throw new Error(`${outcome.pkg.name}: no createIdGenerator export`)
-    const generate = (create as () => IdGenerator)()
+    const generate = factoryOf(outcome.pkg)() as IdGenerator
     return { key: outcome.pkg.name, label: generate.info.displayName, generate }
   })
 }

@@ -2,10 +2,10 @@ import { pbkdf2, pbkdf2Sync } from 'node:crypto'
 import { promisify } from 'node:util'
 import {
   defineKdfHasher,
-  type KdfHasherOptions,
   type KdfParams,
   type PasswordHasher,
-  PBKDF2_SHA256_FORMAT,
+  PBKDF2_SHA256,
+  type Pbkdf2Options,
   type RawKdf,
   type RunsOn,
 } from '@authlab/core'
@@ -20,7 +20,7 @@ export const threadpoolPbkdf2: RawKdf = async (password, salt, params, length) =
 export const mainThreadPbkdf2: RawKdf = async (password, salt, params, length) =>
   pbkdf2Sync(password, salt, params.iterations as number, length, 'sha256')
 
-export interface FixtureOptions extends KdfHasherOptions {
+export interface FixtureOptions extends Pbkdf2Options {
   kdf?: RawKdf
   runsOn?: RunsOn
 }
@@ -32,9 +32,8 @@ export function fixture(
 ): PasswordHasher {
   const { kdf = threadpoolPbkdf2, runsOn = 'threadpool', ...rest } = options
   return defineKdfHasher({
-    ...rest,
-    format: PBKDF2_SHA256_FORMAT,
-    params,
+    algorithm: PBKDF2_SHA256,
+    options: { ...rest, ...params },
     describe: { name: 'fixture', displayName: 'fixture', wraps: 'node:crypto pbkdf2', runsOn },
     kdf,
   })

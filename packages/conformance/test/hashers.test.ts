@@ -3,12 +3,13 @@ import { createHash } from 'node:crypto'
 import { type PasswordHasher, type RawKdf, resolvePasswordPolicy } from '@authlab/core'
 import { describe, test } from 'vitest'
 import {
-  type HasherCheck,
+  type Check,
   type HasherCheckOptions,
   hasherChecks,
   hasherSuite,
   PBKDF2_SHA256_KDF_VECTORS,
   PBKDF2_SHA256_VECTORS,
+  type ResolvedHasherCheckOptions,
   resolveHasherOptions,
 } from '../src/index.js'
 import { fixture, mainThreadPbkdf2, patched, sleep, threadpoolPbkdf2 } from './hashers-fixtures.js'
@@ -28,19 +29,22 @@ hasherSuite({ ...base, test, name: 'reference fixture' })
 
 /** Runs one check with `overrides` and asserts it fails with an AssertionError (not a crash). */
 async function mustFail(
-  check: HasherCheck,
+  check: Check<ResolvedHasherCheckOptions>,
   overrides: Partial<HasherCheckOptions>,
   why: RegExp,
 ): Promise<void> {
-  await assert.rejects(check(resolveHasherOptions({ ...base, ...overrides })), (error: Error) => {
-    assert.equal(
-      error.name,
-      'AssertionError',
-      `expected an AssertionError, got ${error.name}: ${error.message}`,
-    )
-    assert.match(error.message, why)
-    return true
-  })
+  await assert.rejects(
+    async () => check.run(resolveHasherOptions({ ...base, ...overrides })),
+    (error: Error) => {
+      assert.equal(
+        error.name,
+        'AssertionError',
+        `expected an AssertionError, got ${error.name}: ${error.message}`,
+      )
+      assert.match(error.message, why)
+      return true
+    },
+  )
 }
 
 const broken = (patch: (h: PasswordHasher) => Partial<PasswordHasher>) => ({
@@ -178,7 +182,7 @@ describe('each hasher check fails on a deliberately broken hasher', () => {
     return mustFail(
       c.hostileHashes,
       {
-        factory: (p) => fixture(p, { kdf: runaway, limits: { iterations: 1e11 } }),
+        factory: (p) => fixture(p, { kdf: runaway, limits: { iterations: 1e11, units: 1e12 } }),
         bounds: { hostileMs: 200 },
       },
       /i=10\^10.*no answer within 200 ms/,

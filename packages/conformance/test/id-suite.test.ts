@@ -1,11 +1,17 @@
 import { describe, expect, test } from 'vitest'
-import { type IdCheck, type IdCheckOptions, idChecks, resolveOptions } from '../src/index.js'
+import {
+  type Check,
+  type IdCheckOptions,
+  idChecks,
+  type ResolvedIdCheckOptions,
+  resolveOptions,
+} from '../src/index.js'
 import * as broken from './fixtures/broken-generators.js'
 
 const constantSeedModule = new URL('./fixtures/constant-seed.mjs', import.meta.url)
 
-function run(check: IdCheck, options: IdCheckOptions) {
-  return Promise.resolve().then(() => check(resolveOptions(options)))
+function run(check: Check<ResolvedIdCheckOptions>, options: IdCheckOptions) {
+  return Promise.resolve().then(() => check.run(resolveOptions(options)))
 }
 
 // Each check must reject the bug class it exists for, and pass a correct generator: otherwise it

@@ -44,10 +44,20 @@ export class PasswordPolicyError extends AuthlabError {
   }
 }
 
-/** A constructor option that is out of range or of the wrong type. */
+/** For an unknown option key: the key, the nearest valid one (if any is close) and every valid one. */
+export interface UnknownOptionDetail {
+  readonly option: string
+  readonly suggestion?: string
+  readonly validOptions: readonly string[]
+}
+
+/** A constructor option that is unknown, out of range or of the wrong type. */
 export class InvalidOptionError extends AuthlabError {
-  constructor(message: string, options?: ErrorOptions) {
+  readonly detail: UnknownOptionDetail | undefined
+
+  constructor(message: string, options?: ErrorOptions, detail?: UnknownOptionDetail) {
     super('ERR_AUTHLAB_INVALID_OPTION', message, options)
+    this.detail = detail
   }
 }
 

@@ -2,7 +2,8 @@
  * Where a strategy does its expensive work. It decides whether hashing blocks the event loop:
  * `main-thread` does (every other request waits), the others do not.
  */
-export type RunsOn = 'main-thread' | 'threadpool' | 'worker' | 'remote'
+export const RUNS_ON = ['main-thread', 'threadpool', 'worker', 'remote'] as const
+export type RunsOn = (typeof RUNS_ON)[number]
 
 export type Password = string | Uint8Array
 
@@ -21,6 +22,9 @@ export interface PasswordHasherInfo {
   readonly params: Readonly<Record<string, number | string>>
 }
 
+/** What a strategy package says about itself; the definers add `algorithm` and `params` from the profile. */
+export type HasherDescription = Pick<PasswordHasherInfo, 'name' | 'displayName' | 'wraps' | 'runsOn'>
+
 /**
  * A password hasher. `hash` returns a self-describing string (bcrypt modular crypt format, or a PHC
  * string: https://github.com/P-H-C/phc-string-format) that carries algorithm, parameters and salt,
@@ -31,8 +35,21 @@ export interface PasswordHasher {
   hash(password: Password): Promise<string>
   /** Constant-time comparison. Throws a typed AuthlabError for malformed or over-cap encoded hashes. */
   verify(encoded: string, password: Password): Promise<boolean>
-  /** True exactly when the stored parameters are weaker than (or a different algorithm from) the configured ones. */
+  /**
+   * True exactly when the stored parameters are weaker than (or a different algorithm from) the
+   * configured ones. Throws InvalidHashError for a malformed hash, never for a well-formed one: a hash
+   * over the caps or the work budget is not weaker, so false (verify refuses it).
+   */
   needsRehash(encoded: string): boolean
+}
+
+/**
+ * A key-stretching chain (a client-side protocol such as Mozilla's onepw): what the bench's stretch
+ * suite runs. `identity` is the protocol's per-user input (an email), `salt` its server-side salt.
+ */
+export interface Stretcher {
+  readonly info: PasswordHasherInfo
+  stretch(identity: string, password: Password, salt: Uint8Array): Promise<unknown>
 }
 
 /** A raw key-derivation function, the building block of key-stretching chains (RFC 8018, RFC 7914). */

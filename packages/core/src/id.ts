@@ -1,4 +1,5 @@
 import { InvalidOptionError } from './errors.js'
+import { checkOptions, type OptionSpecs } from './options.js'
 
 /** RFC 4648 §5 "URL and Filename safe" alphabet, in value order: cookie-, URL- and path-safe. */
 export const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
@@ -10,6 +11,23 @@ export const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs
 export const DEFAULT_ID_BYTES = 24
 export const MIN_ID_BYTES = 18
 export const MAX_ID_BYTES = 768
+
+/**
+ * The strict options check every `createIdGenerator` runs: `bytes` (every generator's size option)
+ * plus the generator's own keys in `extra`; nanoid's `size` and the common `length` point to `bytes`.
+ */
+export function checkIdOptions<T extends object>(
+  name: string,
+  options: T | undefined,
+  extra: OptionSpecs = {},
+): T {
+  return checkOptions(
+    name,
+    options,
+    { bytes: { type: 'integer', min: MIN_ID_BYTES, max: MAX_ID_BYTES }, ...extra },
+    { size: 'bytes', length: 'bytes', byteLength: 'bytes' },
+  ) as T
+}
 
 /** What a generator is, for the conformance suite, the bench app and humans. */
 export interface IdGeneratorInfo {
@@ -82,11 +100,26 @@ export function base64urlIdShape(
   }
 }
 
-/** Attaches the descriptor to a generator function, freezing it so the bench labels cannot drift. */
+/** What a generator package supplies: its descriptor (data) and the function it wraps. */
+export interface IdGeneratorDefinition {
+  readonly info: IdGeneratorInfo
+  readonly generate: (request?: unknown) => string
+}
+
+/**
+ * Attaches the descriptor to a generator function, freezing it so the bench labels cannot drift.
+ * Takes one object, like the hasher definers: `defineIdGenerator({ info, generate })`.
+ */
+export function defineIdGenerator(definition: IdGeneratorDefinition): IdGenerator
+/** @deprecated The positional form, kept until the bench's references and the store matrix use `{ info, generate }`. */
+export function defineIdGenerator(info: IdGeneratorInfo, generate: (request?: unknown) => string): IdGenerator
 export function defineIdGenerator(
-  info: IdGeneratorInfo,
-  generate: (request?: unknown) => string,
+  first: IdGeneratorDefinition | IdGeneratorInfo,
+  second?: (request?: unknown) => string,
 ): IdGenerator {
+  const { info, generate } = second
+    ? { info: first as IdGeneratorInfo, generate: second }
+    : (first as IdGeneratorDefinition)
   const maxBits = entropyBitsOf(info.length, new Set(info.alphabet).size)
   if (info.entropyBits > maxBits + 1e-9) {
     throw new InvalidOptionError(

@@ -1,18 +1,20 @@
+import { registerAlgorithm } from './algorithms/registry.js'
 import { constantTimeEqual, passwordToBytes } from './encoding.js'
 import { InvalidOptionError } from './errors.js'
-import type { KeyDerivation, Password, PasswordHasher, PasswordHasherInfo } from './hash.js'
+import type { HasherDescription, KeyDerivation, Password, PasswordHasher } from './hash.js'
 import {
-  checkKdfOptions,
   decodeKdfHash,
   encodeKdfHash,
+  invalidParams,
   isWeaker,
-  type KdfFormat,
   type KdfParams,
+  type KdfProfile,
   MIN_HASH_BYTES,
   MIN_SALT_BYTES,
 } from './kdf-format.js'
-import { resolveCaps } from './limits.js'
-import { checkPassword, type PasswordPolicy, resolvePasswordPolicy } from './password.js'
+import { checkStoredWork, type LimitOverrides, limitSpecs, resolveLimits } from './limits.js'
+import { checkOptions, type OptionSpecs } from './options.js'
+import { checkPassword, type PasswordPolicy, POLICY_OPTION_SPECS, resolvePasswordPolicy } from './password.js'
 import { DEFAULT_PHC_BOUNDS } from './phc.js'
 
 /** The raw KDF a strategy wraps: bytes in, `length` bytes out, with explicit parameters. */
@@ -29,18 +31,50 @@ export interface KdfHasherOptions {
   saltLength?: number
   /** Derived bytes stored per hash (default 32, the SHA-256 output size). */
   keyLength?: number
-  /** Caps on stored parameters, on top of DEFAULT_PARAMETER_CAPS for the algorithm. */
-  limits?: Partial<Record<string, number>>
+  /**
+   * Limits on what a stored hash may cost `verify`: a cap per cost parameter, and the work budget as
+   * `units` (see the algorithm profile's `unit`) and `memoryBytes`. Defaults: the profile's, raised to
+   * the configured parameters' own needs.
+   */
+  limits?: LimitOverrides
   /** Password policy overrides (default DEFAULT_PASSWORD_POLICY). */
   policy?: Partial<PasswordPolicy>
 }
 
-export interface KdfHasherDefinition extends KdfHasherOptions {
-  readonly format: KdfFormat
-  /** Configured cost parameters (already merged with the strategy's defaults). */
-  readonly params: KdfParams
-  readonly describe: Omit<PasswordHasherInfo, 'algorithm' | 'params'>
+/** scrypt's cost parameters (RFC 7914); defaults are OWASP's N=2^17, r=8, p=1. */
+export interface ScryptOptions extends KdfHasherOptions {
+  /** log2 of the CPU/memory cost N (default 17). */
+  ln?: number
+  /** Block size (default 8). */
+  r?: number
+  /** Parallelization (default 1). */
+  p?: number
+}
+
+/** argon2id's cost parameters (RFC 9106); defaults are OWASP's m=19456 KiB, t=2, p=1. */
+export interface Argon2idOptions extends KdfHasherOptions {
+  /** Memory in KiB (default 19456 = 19 MiB). */
+  m?: number
+  /** Passes over memory (default 2). */
+  t?: number
+  /** Lanes (default 1). Part of the hash: changing it changes the output. */
+  p?: number
+}
+
+/** PBKDF2's cost parameter (RFC 8018 §5.2); default OWASP's count for the digest (SHA-256: 600,000). */
+export interface Pbkdf2Options extends KdfHasherOptions {
+  iterations?: number
+}
+
+/** Everything a KDF strategy package supplies: the algorithm, who it is, the function it wraps, the user's options. */
+export interface KdfHasherDefinition {
+  readonly algorithm: KdfProfile
+  readonly describe: HasherDescription
   readonly kdf: RawKdf
+  /** The caller's options as given (checked here: unknown keys and wrong types are InvalidOptionError). */
+  readonly options: unknown
+  /** Keys the strategy itself reads before calling the definer (hash-wasm's `algorithm`); checked, not used. */
+  readonly strategyOptions?: OptionSpecs
 }
 
 /** Both interfaces at once: a KDF-based hasher is also the KeyDerivation a stretching chain composes. */
@@ -50,67 +84,75 @@ export interface KdfHasher extends PasswordHasher, KeyDerivation {
 
 const MAX_DERIVE_BYTES = 1024
 
+/** The option keys of a KDF hasher of `profile`: its cost parameters and the shared ones. */
+export function kdfOptionSpecs(profile: KdfProfile): OptionSpecs {
+  return {
+    ...profile.params,
+    saltLength: { type: 'integer', min: MIN_SALT_BYTES, max: DEFAULT_PHC_BOUNDS.maxSaltBytes },
+    keyLength: { type: 'integer', min: MIN_HASH_BYTES, max: DEFAULT_PHC_BOUNDS.maxHashBytes },
+    limits: { type: 'object', keys: limitSpecs(profile) },
+    policy: { type: 'object', keys: POLICY_OPTION_SPECS },
+  }
+}
+
 /**
- * Builds a PHC-string password hasher around a raw KDF: random salt from the platform CSPRNG
- * (`crypto.getRandomValues`, so the same code runs in browsers), caps checked before work,
- * constant-time comparison, and `needsRehash` against the configured parameters.
+ * Builds a PHC-string password hasher around a raw KDF: options checked strictly against the
+ * algorithm's profile, random salt from the platform CSPRNG (`crypto.getRandomValues`, so the same
+ * code runs in browsers), caps and work budget checked before any work, constant-time comparison,
+ * and `needsRehash` against the configured parameters.
  */
 export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
-  const { format, kdf } = definition
-  const params = Object.freeze({ ...definition.params })
-  const caps = resolveCaps(format.algorithm, definition.limits)
-  checkKdfOptions(format, params, caps)
-  const policy = resolvePasswordPolicy(definition.policy)
-  const saltLength = checkLength(
-    'saltLength',
-    definition.saltLength ?? 16,
-    MIN_SALT_BYTES,
-    DEFAULT_PHC_BOUNDS.maxSaltBytes,
+  const { algorithm: profile, kdf, describe } = definition
+  registerAlgorithm(profile)
+  const options = checkOptions(
+    describe.name,
+    definition.options,
+    { ...kdfOptionSpecs(profile), ...definition.strategyOptions },
+    profile.aliases,
+  ) as KdfHasherOptions & Record<string, number>
+  const params: KdfParams = Object.freeze(
+    Object.fromEntries(Object.entries(profile.defaults).map(([key, value]) => [key, options[key] ?? value])),
   )
-  const keyLength = checkLength(
-    'keyLength',
-    definition.keyLength ?? 32,
-    MIN_HASH_BYTES,
-    DEFAULT_PHC_BOUNDS.maxHashBytes,
-  )
-  const info: PasswordHasherInfo = Object.freeze({
-    ...definition.describe,
-    algorithm: format.algorithm,
-    params,
-  })
+  const problem = invalidParams(profile, params)
+  if (problem) throw new InvalidOptionError(`${describe.name}: ${problem}`)
+  const saltLength = options.saltLength ?? 16
+  const keyLength = options.keyLength ?? 32
+  const limits = resolveLimits(profile, params, keyLength, options.limits)
+  const policy = resolvePasswordPolicy(options.policy)
 
   return Object.freeze({
-    info,
+    info: Object.freeze({ ...describe, algorithm: profile.id, params }),
     policy,
     async hash(password: Password): Promise<string> {
       const bytes = checkPassword(password, policy)
       const salt = crypto.getRandomValues(new Uint8Array(saltLength))
-      return encodeKdfHash(format, params, salt, await kdf(bytes, salt, params, keyLength))
+      return encodeKdfHash(profile, params, salt, await kdf(bytes, salt, params, keyLength))
     },
     async verify(encoded: string, password: Password): Promise<boolean> {
-      const stored = decodeKdfHash(format, encoded, caps)
+      const stored = decodeKdfHash(profile, encoded)
+      checkStoredWork(profile, stored.params, stored.hash.length, limits)
       const bytes = checkPassword(password, policy)
       return constantTimeEqual(await kdf(bytes, stored.salt, stored.params, stored.hash.length), stored.hash)
     },
     needsRehash(encoded: string): boolean {
-      if (typeof encoded === 'string' && !encoded.startsWith(`$${format.algorithm}$`)) return true
-      const stored = decodeKdfHash(format, encoded, caps)
+      // Another algorithm is replaced at the next successful login. A malformed hash throws. A
+      // well-formed one never does, over-cap or over-budget included: its parameters are only compared
+      // (a rehash never lowers a cost); whether it may be verified is for verify to say.
+      if (typeof encoded === 'string' && !encoded.startsWith(`$${profile.id}$`)) return true
+      const stored = decodeKdfHash(profile, encoded)
       return (
-        isWeaker(format, stored.params, params) ||
+        isWeaker(profile, stored.params, params) ||
         stored.salt.length < saltLength ||
         stored.hash.length < keyLength
       )
     },
     async derive(password: Password, salt: Password, length: number): Promise<Uint8Array> {
-      checkLength('length', length, 1, MAX_DERIVE_BYTES)
+      if (!Number.isSafeInteger(length) || length < 1 || length > MAX_DERIVE_BYTES) {
+        throw new InvalidOptionError(
+          `length must be an integer from 1 to ${MAX_DERIVE_BYTES}, got ${String(length)}`,
+        )
+      }
       return kdf(passwordToBytes(password), passwordToBytes(salt), params, length)
     },
   })
-}
-
-function checkLength(name: string, value: number, min: number, max: number): number {
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new InvalidOptionError(`${name} must be an integer from ${min} to ${max}, got ${String(value)}`)
-  }
-  return value
 }

@@ -1,51 +1,91 @@
+import type { AlgorithmProfile, Params, WorkEstimate } from './algorithms/profile.js'
 import { InvalidOptionError, ParameterLimitError } from './errors.js'
+import type { OptionSpecs } from './options.js'
 
 /**
- * Upper bounds on the cost parameters a hasher accepts, keyed like `info.params` (plus derived
- * measures such as scrypt's `memoryBytes`). A stored hash is attacker-controlled data when a database
- * row is tampered with: without caps, `$scrypt$ln=30,...` asks for 128 GiB and `i=10000000000` hangs a
- * core for hours. Every hasher checks these before doing any work.
+ * What a stored hash may cost before `verify` refuses it. A stored hash is attacker-controlled data
+ * when a database row is tampered with: `$scrypt$ln=30,...` asks for 128 GiB and `i=10000000000`
+ * holds a core for hours, and even parameters each within its cap can combine into a minute and a GiB
+ * (scrypt ln=20 with p=16). So a verify checks each parameter against its cap and the estimated work
+ * against the budget, before any work.
  */
-export type ParameterCaps = Readonly<Record<string, number>>
-
-/**
- * bcrypt's cap lives with its modular-crypt parser (DEFAULT_BCRYPT_COST_LIMIT in bcrypt-format.ts).
- * Defaults sit well above the OWASP Password Storage Cheat Sheet settings (so a deployment can raise
- * its cost for years without touching caps) and well below what hurts a server.
- */
-export const DEFAULT_PARAMETER_CAPS: Readonly<Record<string, ParameterCaps>> = Object.freeze({
-  // ln 20 (N = 2^20) is 8× OWASP's 2^17; 1 GiB bounds the 128·N·r scratch array (RFC 7914 §2).
-  scrypt: Object.freeze({ ln: 20, r: 32, p: 16, memoryBytes: 2 ** 30 }),
-  // 1 GiB (in KiB) is 55× OWASP's 19 MiB; t and p bounded to keep one verify under seconds.
-  argon2id: Object.freeze({ m: 2 ** 20, t: 64, p: 16 }),
-  // 10 million is ~17× OWASP's 600,000 for HMAC-SHA256.
-  'pbkdf2-sha256': Object.freeze({ iterations: 10_000_000 }),
-})
-
-/** The caps for `algorithm` with the caller's overrides applied; overrides must be positive numbers. */
-export function resolveCaps(algorithm: string, overrides?: Partial<Record<string, number>>): ParameterCaps {
-  const base = DEFAULT_PARAMETER_CAPS[algorithm]
-  if (!base) throw new InvalidOptionError(`no parameter caps are defined for algorithm "${algorithm}"`)
-  for (const [name, value] of Object.entries(overrides ?? {})) {
-    if (!Object.hasOwn(base, name)) throw new InvalidOptionError(`unknown ${algorithm} cap "${name}"`)
-    if (typeof value !== 'number' || !(value > 0))
-      throw new InvalidOptionError(`cap "${name}" must be a positive number`)
-  }
-  return Object.freeze({ ...base, ...overrides } as Record<string, number>)
+export interface ResolvedLimits {
+  readonly caps: Params
+  readonly budget: WorkEstimate
 }
 
-/** Throws ParameterLimitError for the first value above its cap; values without a cap pass. */
-export function checkCaps(
-  algorithm: string,
-  values: Readonly<Record<string, number>>,
-  caps: ParameterCaps,
+/** The `limits` option: any cap by parameter name, and the budget as `units` and `memoryBytes`. */
+export type LimitOverrides = Partial<Record<string, number>>
+
+/** The `limits` option's keys for `profile`, for the strict options check. */
+export function limitSpecs(profile: AlgorithmProfile): OptionSpecs {
+  const specs: Record<string, OptionSpecs[string]> = {}
+  for (const key of Object.keys(profile.caps)) specs[key] = { type: 'integer', min: 1 }
+  specs.units = { type: 'number', min: 1 }
+  specs.memoryBytes = { type: 'number', min: 1 }
+  return specs
+}
+
+/**
+ * The limits for a hasher configured with `params` (writing `hashBytes` per hash). Defaults: the
+ * profile's caps and budget, each raised to what the configured parameters themselves need — a
+ * hasher never refuses the hashes it writes, and a stored hash may cost at most the larger of the
+ * absolute budget and one hash at the configured setting. Explicit `limits` below the configured
+ * setting are a configuration mistake.
+ */
+export function resolveLimits(
+  profile: AlgorithmProfile,
+  params: Params,
+  hashBytes: number,
+  overrides: LimitOverrides = {},
+): ResolvedLimits {
+  const own = profile.work(params, hashBytes)
+  const caps: Record<string, number> = {}
+  for (const [key, cap] of Object.entries(profile.caps)) {
+    caps[key] = overrides[key] ?? Math.max(cap, params[key] ?? 0)
+  }
+  const budget = {
+    units: overrides.units ?? Math.max(profile.budget.units, own.units),
+    memoryBytes: overrides.memoryBytes ?? Math.max(profile.budget.memoryBytes, own.memoryBytes),
+  }
+  try {
+    checkStoredWork(profile, params, hashBytes, { caps, budget })
+  } catch (error) {
+    throw new InvalidOptionError(
+      `the configured ${profile.id} parameters exceed the given limits: ${(error as Error).message}`,
+      { cause: error },
+    )
+  }
+  return Object.freeze({ caps: Object.freeze(caps), budget: Object.freeze(budget) })
+}
+
+/** ParameterLimitError when a stored hash's parameters exceed a cap or its estimated work the budget. */
+export function checkStoredWork(
+  profile: AlgorithmProfile,
+  params: Params,
+  hashBytes: number,
+  limits: ResolvedLimits,
 ): void {
-  for (const [name, value] of Object.entries(values)) {
-    const cap = caps[name]
-    if (cap !== undefined && value > cap) {
+  for (const [key, cap] of Object.entries(limits.caps)) {
+    const value = params[key] as number
+    if (value > cap) {
       throw new ParameterLimitError(
-        `${algorithm} ${name}=${value} exceeds the cap of ${cap} (raise limits.${name} if this is intended)`,
+        `${profile.id} ${key}=${value} exceeds the cap of ${cap} (raise limits.${key} if this is intended)`,
       )
     }
   }
+  const work = profile.work(params, hashBytes)
+  const { units, memoryBytes } = limits.budget
+  if (work.units > units || work.memoryBytes > memoryBytes) {
+    throw new ParameterLimitError(
+      `${profile.id} ${describeParams(params)} would cost ${work.units} ${profile.unit} and ${mebibytes(work.memoryBytes)}, over the budget of ${units} and ${mebibytes(memoryBytes)} (raise limits.units / limits.memoryBytes if this is intended)`,
+    )
+  }
 }
+
+const describeParams = (params: Params) =>
+  Object.entries(params)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',')
+
+const mebibytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 3 : 0)} MiB`

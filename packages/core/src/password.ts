@@ -1,6 +1,7 @@
 import { passwordToBytes } from './encoding.js'
 import { InvalidOptionError, PasswordPolicyError } from './errors.js'
 import type { Password } from './hash.js'
+import type { OptionSpecs } from './options.js'
 
 /**
  * Which passwords a hasher accepts, checked on the UTF-8 bytes before any work in both `hash` and
@@ -36,6 +37,13 @@ export const BCRYPT_PASSWORD_POLICY: PasswordPolicy = Object.freeze({
   minBytes: 1,
   maxBytes: 72,
   allowNul: false,
+})
+
+/** The `policy` option's keys: `allowNul: "no"` is a type error, not a truthy value. */
+export const POLICY_OPTION_SPECS: OptionSpecs = Object.freeze({
+  minBytes: { type: 'integer', min: 0 },
+  maxBytes: { type: 'integer', min: 0 },
+  allowNul: { type: 'boolean' },
 })
 
 /**

@@ -5,8 +5,8 @@ import {
   checkPassword,
   DEFAULT_PASSWORD_POLICY,
   defineKdfHasher,
-  type KdfHasherOptions,
-  PBKDF2_SHA256_FORMAT,
+  PBKDF2_SHA256,
+  type Pbkdf2Options,
   resolvePasswordPolicy,
 } from '../src/index.js'
 
@@ -47,11 +47,10 @@ describe('password policy', () => {
   })
 })
 
-const pbkdf2Hasher = (iterations: number, options: KdfHasherOptions = {}) =>
+const pbkdf2Hasher = (iterations: number, options: Pbkdf2Options = {}) =>
   defineKdfHasher({
-    ...options,
-    format: PBKDF2_SHA256_FORMAT,
-    params: { iterations },
+    algorithm: PBKDF2_SHA256,
+    options: { ...options, iterations },
     describe: { name: 'test', displayName: 'test', wraps: 'pbkdf2Sync', runsOn: 'main-thread' },
     kdf: async (password, salt, params, length) =>
       pbkdf2Sync(password, salt, params.iterations as number, length, 'sha256'),
@@ -62,7 +61,7 @@ describe('defineKdfHasher', () => {
     for (const make of [
       () => pbkdf2Hasher(0),
       () => pbkdf2Hasher(1.5),
-      () => pbkdf2Hasher(20_000_000), // above the default cap
+      () => pbkdf2Hasher(20_000_000, { limits: { iterations: 10_000_000 } }), // limits below the cost
       () => pbkdf2Hasher(1000, { saltLength: 4 }),
       () => pbkdf2Hasher(1000, { keyLength: 8 }),
       () => pbkdf2Hasher(1000, { limits: { rounds: 5 } }),
@@ -71,10 +70,14 @@ describe('defineKdfHasher', () => {
       expect(make).toThrow(code('ERR_AUTHLAB_INVALID_OPTION'))
     }
   })
-  test('a raised cap admits a higher configured cost', () => {
-    expect(pbkdf2Hasher(20_000_000, { limits: { iterations: 2e7 } }).info.params).toEqual({
-      iterations: 20_000_000,
-    })
+  test('a configured cost above the default cap raises the cap for that hasher', () => {
+    expect(pbkdf2Hasher(20_000_000).info.params).toEqual({ iterations: 20_000_000 })
+  })
+  test('needsRehash never throws for a well-formed hash over the caps or the budget; verify refuses it', async () => {
+    const hasher = pbkdf2Hasher(1000)
+    const overCap = `$pbkdf2-sha256$i=10000000000$${'A'.repeat(22)}$${'A'.repeat(43)}`
+    expect(hasher.needsRehash(overCap)).toBe(false)
+    await expect(hasher.verify(overCap, 'pw')).rejects.toThrow(code('ERR_AUTHLAB_PARAMETER_LIMIT'))
   })
   test('salt and key lengths are written and read back', async () => {
     const hasher = pbkdf2Hasher(1000, { saltLength: 24, keyLength: 64 })

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict'
 import { describe, expect, test } from 'vitest'
 import {
+  checkStoredWork,
   constantTimeEqual,
   decodeBase64,
   decodeKdfHash,
   encodeBase64,
   encodeKdfHash,
   formatPhc,
-  PBKDF2_SHA256_FORMAT,
+  PBKDF2_SHA256,
   parsePhc,
-  resolveCaps,
-  SCRYPT_FORMAT,
+  resolveLimits,
+  SCRYPT,
 } from '../src/index.js'
 
 // passlib's documented scrypt example (passlib.hash.scrypt docs).
@@ -74,14 +75,13 @@ describe('parsePhc / formatPhc', () => {
 })
 
 describe('decodeKdfHash', () => {
-  const scryptCaps = resolveCaps('scrypt')
   test('passlib scrypt round trip', () => {
-    const decoded = decodeKdfHash(SCRYPT_FORMAT, PASSLIB_SCRYPT, scryptCaps)
+    const decoded = decodeKdfHash(SCRYPT, PASSLIB_SCRYPT)
     expect(decoded.params).toEqual({ ln: 16, r: 8, p: 1 })
-    expect(encodeKdfHash(SCRYPT_FORMAT, decoded.params, decoded.salt, decoded.hash)).toBe(PASSLIB_SCRYPT)
+    expect(encodeKdfHash(SCRYPT, decoded.params, decoded.salt, decoded.hash)).toBe(PASSLIB_SCRYPT)
   })
   test('passlib pbkdf2 modular crypt form with ab64', () => {
-    const decoded = decodeKdfHash(PBKDF2_SHA256_FORMAT, PASSLIB_PBKDF2, resolveCaps('pbkdf2-sha256'))
+    const decoded = decodeKdfHash(PBKDF2_SHA256, PASSLIB_PBKDF2)
     expect(decoded.params).toEqual({ iterations: 6400 })
     expect(decoded.salt).toHaveLength(16)
     expect(decoded.hash).toHaveLength(32)
@@ -97,30 +97,56 @@ describe('decodeKdfHash', () => {
     ['truncated hash', PASSLIB_SCRYPT.slice(0, -30)],
     ['truncated to salt', PASSLIB_SCRYPT.slice(0, PASSLIB_SCRYPT.lastIndexOf('$'))],
   ])('InvalidHashError: %s', (_, encoded) => {
-    expect(() => decodeKdfHash(SCRYPT_FORMAT, encoded, scryptCaps)).toThrow(
+    expect(() => decodeKdfHash(SCRYPT, encoded)).toThrow(
       expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_HASH' }),
     )
   })
+})
+
+describe('stored-hash limits', () => {
+  const owasp = resolveLimits(SCRYPT, SCRYPT.defaults, 32)
+  const check = (encoded: string, limits = owasp) => {
+    const { params, hash } = decodeKdfHash(SCRYPT, encoded)
+    checkStoredWork(SCRYPT, params, hash.length, limits)
+  }
   test.each([
     ['N=2^30', PASSLIB_SCRYPT.replace('ln=16', 'ln=30')],
-    ['memory 128·N·r over 1 GiB', PASSLIB_SCRYPT.replace('ln=16,r=8', 'ln=20,r=16')],
-    ['p', PASSLIB_SCRYPT.replace('p=1', 'p=1000')],
+    ['p over its cap', PASSLIB_SCRYPT.replace('p=1', 'p=1000')],
+    [
+      'each within its cap, together 1 GiB and 2^27 units',
+      PASSLIB_SCRYPT.replace('ln=16,r=8,p=1', 'ln=20,r=8,p=16'),
+    ],
+    ['within the caps, 256 MiB but 2^22 units', PASSLIB_SCRYPT.replace('ln=16,r=8,p=1', 'ln=18,r=8,p=2')],
   ])('ParameterLimitError: %s', (_, encoded) => {
-    expect(() => decodeKdfHash(SCRYPT_FORMAT, encoded, scryptCaps)).toThrow(
-      expect.objectContaining({ code: 'ERR_AUTHLAB_PARAMETER_LIMIT' }),
+    expect(() => check(encoded)).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_PARAMETER_LIMIT' }))
+  })
+  test('the budget is the larger of the profile’s and the configured parameters’ own work', () => {
+    const atTheEdge = PASSLIB_SCRYPT.replace('ln=16,r=8,p=1', 'ln=18,r=8,p=1') // 2^21 units, 256 MiB
+    const twice = PASSLIB_SCRYPT.replace('ln=16,r=8,p=1', 'ln=18,r=8,p=2')
+    expect(() => check(atTheEdge)).not.toThrow()
+    expect(() => check(twice)).toThrow(/over the budget/)
+    expect(() => check(twice, resolveLimits(SCRYPT, { ln: 18, r: 8, p: 2 }, 32))).not.toThrow()
+  })
+  test('limits are configurable, and may not refuse the configured parameters', () => {
+    const encoded = PASSLIB_SCRYPT.replace('ln=16', 'ln=12')
+    expect(() => check(encoded, resolveLimits(SCRYPT, { ln: 10, r: 8, p: 1 }, 32, { ln: 11 }))).toThrow(
+      /ln=12/,
+    )
+    expect(() => resolveLimits(SCRYPT, SCRYPT.defaults, 32, { units: 2 ** 19 })).toThrow(
+      expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION' }),
     )
   })
-  test('caps are configurable', () => {
-    const encoded = PASSLIB_SCRYPT.replace('ln=16', 'ln=12')
-    expect(() => decodeKdfHash(SCRYPT_FORMAT, encoded, resolveCaps('scrypt', { ln: 11 }))).toThrow(/ln=12/)
-    expect(decodeKdfHash(SCRYPT_FORMAT, encoded, resolveCaps('scrypt', { ln: 12 })).params.ln).toBe(12)
-  })
-  test('PBKDF2 i=10^10 is over the cap in both forms', () => {
-    const caps = resolveCaps('pbkdf2-sha256')
-    for (const encoded of [PASSLIB_PBKDF2.replace('$6400$', '$10000000000$')]) {
-      expect(() => decodeKdfHash(PBKDF2_SHA256_FORMAT, encoded, caps)).toThrow(
-        expect.objectContaining({ code: 'ERR_AUTHLAB_PARAMETER_LIMIT' }),
-      )
-    }
+  test('PBKDF2 counts output blocks: 10^6 iterations of a 129-byte output is 5 × 10^6 units', () => {
+    const long = `$pbkdf2-sha256$1000000$${'A'.repeat(22)}$${'A'.repeat(172)}`
+    const { params, hash } = decodeKdfHash(PBKDF2_SHA256, long)
+    expect(PBKDF2_SHA256.work(params, hash.length).units).toBe(5_000_000)
+    expect(() =>
+      checkStoredWork(
+        PBKDF2_SHA256,
+        params,
+        hash.length,
+        resolveLimits(PBKDF2_SHA256, PBKDF2_SHA256.defaults, 32),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_PARAMETER_LIMIT' }))
   })
 })

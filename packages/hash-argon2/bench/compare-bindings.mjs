@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process'
 // Chooses the native argon2id binding for @authlab/hash-argon2: `argon2` (C reference code via
 // N-API) against `@node-rs/argon2` (Rust `argon2` crate via napi-rs). Same work for both: argon2id,
 // OWASP Password Storage Cheat Sheet parameters m=19456 KiB, t=2, p=1, 16-byte salt, 32-byte tag.
-// Rounds are interleaved A B B A so drift in machine load hits both candidates alike (GUIDE §3.4),
+// Rounds are interleaved A B B A so drift in machine load hits both candidates alike (a slow spell
+// on the shared 2-core box would otherwise land on one candidate only),
 // the first rounds are discarded as warm-up, and every hash is consumed so none can be skipped.
 // Usage: node packages/hash-argon2/bench/compare-bindings.mjs [rounds=30]  → results/binding-choice.json
 import { randomBytes } from 'node:crypto'

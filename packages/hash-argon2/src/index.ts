@@ -1,23 +1,10 @@
-import {
-  ARGON2ID_FORMAT,
-  defineKdfHasher,
-  type KdfHasher,
-  type KdfHasherOptions,
-  OWASP_DEFAULT_PARAMS,
-} from '@authlab/core'
+import { ARGON2ID, type Argon2idOptions, defineKdfHasher, type KdfHasher } from '@authlab/core'
 import { hashRaw } from '@node-rs/argon2'
 
-export interface Argon2Options extends KdfHasherOptions {
-  /** Memory in KiB (default 19456 = 19 MiB, the OWASP Password Storage Cheat Sheet's argon2id setting). */
-  m?: number
-  /** Passes over memory (default 2, OWASP). */
-  t?: number
-  /** Lanes (default 1, OWASP). Part of the hash: changing it changes the output. */
-  p?: number
-}
+export type { Argon2idOptions as Argon2Options }
 
 // `Algorithm.Argon2id` is an ambient const enum, which isolatedModules cannot inline; RFC 9106 §3.1: y = 2.
-const ARGON2ID = 2
+const ARGON2ID_TYPE = 2
 
 /**
  * argon2id (RFC 9106) through `@node-rs/argon2` (the Rust `argon2` crate via napi-rs), chosen over the
@@ -26,13 +13,9 @@ const ARGON2ID = 2
  * libuv threadpool. The raw tag is taken and the PHC string written here, in the reference order
  * `m=,t=,p=` (the `argon2` package writes `m=,p=,t=`; both parse everywhere).
  */
-const { m: M, t: T, p: P } = OWASP_DEFAULT_PARAMS.argon2id
-
-export function createHasher({ m = M, t = T, p = P, ...options }: Argon2Options = {}): KdfHasher {
+export function createHasher(options?: Argon2idOptions): KdfHasher {
   return defineKdfHasher({
-    ...options,
-    format: ARGON2ID_FORMAT,
-    params: { m, t, p },
+    algorithm: ARGON2ID,
     describe: {
       name: '@authlab/hash-argon2',
       displayName: 'argon2id (Rust)',
@@ -41,13 +24,14 @@ export function createHasher({ m = M, t = T, p = P, ...options }: Argon2Options 
     },
     kdf: (password, salt, params, length) =>
       hashRaw(password, {
-        algorithm: ARGON2ID,
+        algorithm: ARGON2ID_TYPE,
         memoryCost: params.m,
         timeCost: params.t,
         parallelism: params.p,
         outputLen: length,
         salt,
       }),
+    options,
   })
 }
 

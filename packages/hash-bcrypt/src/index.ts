@@ -1,6 +1,6 @@
 import {
   type BcryptOptions,
-  createBcryptHasher,
+  defineBcryptHasher,
   formatBcryptSetting,
   type PasswordHasher,
 } from '@authlab/core'
@@ -13,18 +13,18 @@ export type { BcryptOptions }
  * queues the work on the libuv threadpool, so the event loop stays free (UV_THREADPOOL_SIZE, default 4,
  * bounds how many hashes run at once).
  */
-export function createHasher(options: BcryptOptions = {}): PasswordHasher {
-  return createBcryptHasher(
-    {
+export function createHasher(options?: BcryptOptions): PasswordHasher {
+  return defineBcryptHasher({
+    describe: {
       name: '@authlab/hash-bcrypt',
       displayName: 'bcrypt (native C)',
       wraps: 'bcrypt@6 (N-API)',
       runsOn: 'threadpool',
     },
     // The library takes a crypt(3) "setting" string in place of a salt; a Buffer key passes the bytes as-is.
-    (password, cost, salt) => bcrypt.hash(Buffer.from(password), formatBcryptSetting(cost, salt)),
+    engine: (password, cost, salt) => bcrypt.hash(Buffer.from(password), formatBcryptSetting(cost, salt)),
     options,
-  )
+  })
 }
 
 /** bcrypt at cost 10 with the 72-byte policy: `await hasher.hash(password)`. */

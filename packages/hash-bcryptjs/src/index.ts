@@ -1,6 +1,6 @@
 import {
   type BcryptOptions,
-  createBcryptHasher,
+  defineBcryptHasher,
   formatBcryptSetting,
   type PasswordHasher,
   PasswordPolicyError,
@@ -27,17 +27,18 @@ function toText(password: Uint8Array): string {
  * used on purpose, so the benchmarks see the whole hash as event-loop time (bcryptjs's async API only
  * slices the same work into ~100 ms turns). Wrap it in @authlab/hash-worker to move it off the loop.
  */
-export function createHasher(options: BcryptOptions = {}): PasswordHasher {
-  return createBcryptHasher(
-    {
+export function createHasher(options?: BcryptOptions): PasswordHasher {
+  return defineBcryptHasher({
+    describe: {
       name: '@authlab/hash-bcryptjs',
       displayName: 'bcrypt (pure JS)',
       wraps: 'bcryptjs@3',
       runsOn: 'main-thread',
     },
-    async (password, cost, salt) => bcryptjs.hashSync(toText(password), formatBcryptSetting(cost, salt)),
+    engine: async (password, cost, salt) =>
+      bcryptjs.hashSync(toText(password), formatBcryptSetting(cost, salt)),
     options,
-  )
+  })
 }
 
 /** bcrypt at cost 10 with the 72-byte policy: `await hasher.hash(password)`. */

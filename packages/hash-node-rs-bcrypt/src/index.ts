@@ -1,4 +1,4 @@
-import { type BcryptOptions, createBcryptHasher, type PasswordHasher } from '@authlab/core'
+import { type BcryptOptions, defineBcryptHasher, type PasswordHasher } from '@authlab/core'
 import { hash } from '@node-rs/bcrypt'
 
 export type { BcryptOptions }
@@ -7,17 +7,17 @@ export type { BcryptOptions }
  * bcrypt through `@node-rs/bcrypt`: the Rust `bcrypt` crate behind napi-rs. Its async functions are
  * napi AsyncTasks, which run on the libuv threadpool, so the event loop stays free.
  */
-export function createHasher(options: BcryptOptions = {}): PasswordHasher {
-  return createBcryptHasher(
-    {
+export function createHasher(options?: BcryptOptions): PasswordHasher {
+  return defineBcryptHasher({
+    describe: {
       name: '@authlab/hash-node-rs-bcrypt',
       displayName: 'bcrypt (Rust)',
       wraps: '@node-rs/bcrypt@1.10.8 (napi-rs)',
       runsOn: 'threadpool',
     },
-    (password, cost, salt) => hash(Buffer.from(password), cost, Buffer.from(salt)),
+    engine: (password, cost, salt) => hash(Buffer.from(password), cost, Buffer.from(salt)),
     options,
-  )
+  })
 }
 
 /** bcrypt at cost 10 with the 72-byte policy: `await hasher.hash(password)`. */

@@ -1,19 +1,10 @@
 import { pbkdf2 } from 'node:crypto'
 import { promisify } from 'node:util'
-import {
-  defineKdfHasher,
-  type KdfHasher,
-  type KdfHasherOptions,
-  OWASP_DEFAULT_PARAMS,
-  PBKDF2_SHA256_FORMAT,
-} from '@authlab/core'
+import { defineKdfHasher, type KdfHasher, PBKDF2_SHA256, type Pbkdf2Options } from '@authlab/core'
+
+export type { Pbkdf2Options }
 
 const pbkdf2Async = promisify(pbkdf2)
-
-export interface Pbkdf2Options extends KdfHasherOptions {
-  /** PBKDF2 iterations (default 600,000: OWASP Password Storage Cheat Sheet, PBKDF2-HMAC-SHA256). */
-  iterations?: number
-}
 
 /**
  * PBKDF2-HMAC-SHA256 (RFC 8018 §5.2) through node:crypto, whose async form runs on the libuv
@@ -21,14 +12,9 @@ export interface Pbkdf2Options extends KdfHasherOptions {
  * passlib's `$pbkdf2-sha256$<rounds>$<ab64 salt>$<ab64 hash>`, so users migrated from a Python stack
  * keep their passwords — `needsRehash` then says when to rewrite them in the PHC form's cost.
  */
-export function createHasher({
-  iterations = OWASP_DEFAULT_PARAMS['pbkdf2-sha256'].iterations,
-  ...options
-}: Pbkdf2Options = {}): KdfHasher {
+export function createHasher(options?: Pbkdf2Options): KdfHasher {
   return defineKdfHasher({
-    ...options,
-    format: PBKDF2_SHA256_FORMAT,
-    params: { iterations },
+    algorithm: PBKDF2_SHA256,
     describe: {
       name: '@authlab/hash-pbkdf2',
       displayName: 'PBKDF2-SHA256 (node:crypto)',
@@ -37,6 +23,7 @@ export function createHasher({
     },
     kdf: async (password, salt, params, length) =>
       new Uint8Array(await pbkdf2Async(password, salt, params.iterations as number, length, 'sha256')),
+    options,
   })
 }
 

@@ -1,22 +1,9 @@
-import {
-  defineKdfHasher,
-  type KdfHasher,
-  type KdfHasherOptions,
-  OWASP_DEFAULT_PARAMS,
-  SCRYPT_FORMAT,
-} from '@authlab/core'
+import { defineKdfHasher, type KdfHasher, SCRYPT, type ScryptOptions } from '@authlab/core'
 // scrypt-js is CommonJS behind a UMD wrapper that Node's ESM loader cannot scan for named exports:
 // take the whole module object (the default import) and read `scrypt` from it.
 import scryptJs from 'scrypt-js'
 
-export interface ScryptJsOptions extends KdfHasherOptions {
-  /** log2 of the CPU/memory cost N (default 17, N = 2^17: OWASP Password Storage Cheat Sheet). */
-  ln?: number
-  /** Block size (default 8, OWASP). */
-  r?: number
-  /** Parallelization (default 1, OWASP). */
-  p?: number
-}
+export type { ScryptOptions as ScryptJsOptions }
 
 // Passing a progress callback makes scrypt-js yield to the event loop every 1000/r ROMix steps
 // (via setImmediate) instead of running the whole hash in one block: the work still takes the main
@@ -28,12 +15,9 @@ const yieldBetweenChunks = () => undefined
  * at the cost of doing all its work on the main thread. Same `$scrypt$ln=,r=,p=$` strings as
  * @authlab/hash-scrypt (node:crypto) and passlib: each verifies the other's hashes.
  */
-export function createHasher({ ln, r, p, ...options }: ScryptJsOptions = {}): KdfHasher {
-  const defaults = OWASP_DEFAULT_PARAMS.scrypt
+export function createHasher(options?: ScryptOptions): KdfHasher {
   return defineKdfHasher({
-    ...options,
-    format: SCRYPT_FORMAT,
-    params: { ln: ln ?? defaults.ln, r: r ?? defaults.r, p: p ?? defaults.p },
+    algorithm: SCRYPT,
     describe: {
       name: '@authlab/hash-scrypt-js',
       displayName: 'scrypt (pure JS)',
@@ -50,6 +34,7 @@ export function createHasher({ ln, r, p, ...options }: ScryptJsOptions = {}): Kd
         length,
         yieldBetweenChunks,
       ),
+    options,
   })
 }
 

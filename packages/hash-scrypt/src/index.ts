@@ -1,26 +1,12 @@
 import { scrypt } from 'node:crypto'
-import {
-  defineKdfHasher,
-  type KdfHasher,
-  type KdfHasherOptions,
-  type KdfParams,
-  OWASP_DEFAULT_PARAMS,
-  SCRYPT_FORMAT,
-} from '@authlab/core'
+import { defineKdfHasher, type KdfHasher, type KdfParams, SCRYPT, type ScryptOptions } from '@authlab/core'
 
-export interface ScryptOptions extends KdfHasherOptions {
-  /** log2 of the CPU/memory cost N (default 17, N = 2^17: OWASP Password Storage Cheat Sheet). */
-  ln?: number
-  /** Block size (default 8, OWASP). */
-  r?: number
-  /** Parallelization (default 1, OWASP). */
-  p?: number
-}
+export type { ScryptOptions }
 
 /**
  * Node's scrypt refuses to allocate more than `maxmem` (32 MiB by default, less than OWASP's N=2^17,
  * r=8 needs), so each call allows exactly what RFC 7914 §5 scryptROMix uses — V: 128·N·r bytes, plus
- * B: 128·r·p — with 1 MiB of headroom. Callers cannot ask for more: the caps bound N, r and p first.
+ * B: 128·r·p — with 1 MiB of headroom. Callers cannot ask for more: the limits bound N, r and p first.
  */
 function maxmemFor({ ln, r, p }: KdfParams): number {
   return 128 * (r as number) * (2 ** (ln as number) + (p as number)) + 2 ** 20
@@ -50,12 +36,9 @@ function nodeScrypt(
  * scrypt (RFC 7914) through node:crypto, stored as passlib's `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`, so
  * hashes move both ways between this package, @authlab/hash-scrypt-js and passlib.
  */
-export function createHasher({ ln, r, p, ...options }: ScryptOptions = {}): KdfHasher {
-  const defaults = OWASP_DEFAULT_PARAMS.scrypt
+export function createHasher(options?: ScryptOptions): KdfHasher {
   return defineKdfHasher({
-    ...options,
-    format: SCRYPT_FORMAT,
-    params: { ln: ln ?? defaults.ln, r: r ?? defaults.r, p: p ?? defaults.p },
+    algorithm: SCRYPT,
     describe: {
       name: '@authlab/hash-scrypt',
       displayName: 'scrypt (node:crypto)',
@@ -63,6 +46,7 @@ export function createHasher({ ln, r, p, ...options }: ScryptOptions = {}): KdfH
       runsOn: 'threadpool',
     },
     kdf: nodeScrypt,
+    options,
   })
 }
 

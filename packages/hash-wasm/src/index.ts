@@ -1,36 +1,24 @@
 import {
-  ARGON2ID_FORMAT,
+  ARGON2ID,
+  type Argon2idOptions,
   type BcryptOptions,
-  createBcryptHasher,
+  defineBcryptHasher,
   defineKdfHasher,
-  InvalidOptionError,
+  type HasherDescription,
   type KdfHasher,
-  type KdfHasherOptions,
-  OWASP_DEFAULT_PARAMS,
+  type OptionSpecs,
   type PasswordHasher,
-  type PasswordHasherInfo,
-  SCRYPT_FORMAT,
+  SCRYPT,
+  type ScryptOptions,
 } from '@authlab/core'
 import { argon2id, bcrypt, scrypt } from 'hash-wasm'
 
-export interface WasmArgon2Options extends KdfHasherOptions {
+export interface WasmArgon2Options extends Argon2idOptions {
   algorithm?: 'argon2id'
-  /** Memory in KiB (default 19456, OWASP). */
-  m?: number
-  /** Passes (default 2, OWASP). */
-  t?: number
-  /** Lanes (default 1, OWASP); WebAssembly computes them one after another on the calling thread. */
-  p?: number
 }
 
-export interface WasmScryptOptions extends KdfHasherOptions {
+export interface WasmScryptOptions extends ScryptOptions {
   algorithm: 'scrypt'
-  /** log2 N (default 17, OWASP: N = 2^17). */
-  ln?: number
-  /** Block size (default 8, OWASP). */
-  r?: number
-  /** Parallelization (default 1, OWASP). */
-  p?: number
 }
 
 export interface WasmBcryptOptions extends BcryptOptions {
@@ -39,13 +27,16 @@ export interface WasmBcryptOptions extends BcryptOptions {
 
 export type WasmHasherOptions = WasmArgon2Options | WasmScryptOptions | WasmBcryptOptions
 
-const { argon2id: ARGON2ID, scrypt: SCRYPT } = OWASP_DEFAULT_PARAMS
+/** The algorithms this package implements, `algorithm` option values (the first is the default). */
+export const ALGORITHMS = ['argon2id', 'scrypt', 'bcrypt'] as const
+
+// The one key this package reads itself; the definers check it with the algorithm's own keys, so a
+// typo in either is reported with every valid key.
+const ALGORITHM_OPTION: OptionSpecs = { algorithm: { type: 'string', values: ALGORITHMS } }
 
 // hash-wasm compiles each algorithm to WebAssembly and runs it synchronously inside its async
 // functions: the whole hash blocks the event loop, exactly like pure JS, only faster.
-const describe = (
-  algorithm: string,
-): Pick<PasswordHasherInfo, 'name' | 'displayName' | 'wraps' | 'runsOn'> => ({
+const describe = (algorithm: string): HasherDescription => ({
   name: '@authlab/hash-wasm',
   displayName: `${algorithm} (WASM)`,
   wraps: 'hash-wasm@4 (WebAssembly)',
@@ -59,34 +50,13 @@ const describe = (
  */
 export function createHasher(options?: WasmArgon2Options | WasmScryptOptions): KdfHasher
 export function createHasher(options: WasmBcryptOptions): PasswordHasher
-export function createHasher(options: WasmHasherOptions = {}): PasswordHasher {
-  switch (options.algorithm) {
-    case undefined:
-    case 'argon2id': {
-      const { algorithm: _, m, t, p, ...rest } = options
+export function createHasher(options?: WasmHasherOptions): PasswordHasher {
+  // A non-object (null, a string) has no algorithm: the argon2id definer reports it as a typed error.
+  const algorithm = typeof options === 'object' ? options?.algorithm : undefined
+  switch (algorithm) {
+    case 'scrypt':
       return defineKdfHasher({
-        ...rest,
-        format: ARGON2ID_FORMAT,
-        params: { m: m ?? ARGON2ID.m, t: t ?? ARGON2ID.t, p: p ?? ARGON2ID.p },
-        describe: describe('argon2id'),
-        kdf: (password, salt, params, hashLength) =>
-          argon2id({
-            password,
-            salt,
-            memorySize: params.m as number,
-            iterations: params.t as number,
-            parallelism: params.p as number,
-            hashLength,
-            outputType: 'binary',
-          }),
-      })
-    }
-    case 'scrypt': {
-      const { algorithm: _, ln, r, p, ...rest } = options
-      return defineKdfHasher({
-        ...rest,
-        format: SCRYPT_FORMAT,
-        params: { ln: ln ?? SCRYPT.ln, r: r ?? SCRYPT.r, p: p ?? SCRYPT.p },
+        algorithm: SCRYPT,
         describe: describe('scrypt'),
         kdf: (password, salt, params, hashLength) =>
           scrypt({
@@ -98,21 +68,34 @@ export function createHasher(options: WasmHasherOptions = {}): PasswordHasher {
             hashLength,
             outputType: 'binary',
           }),
+        options,
+        strategyOptions: ALGORITHM_OPTION,
       })
-    }
-    case 'bcrypt': {
-      const { algorithm: _, ...rest } = options
+    case 'bcrypt':
       // hash-wasm writes `$2a$`; the shared builder re-encodes the checksum as `$2b$`.
-      return createBcryptHasher(
-        describe('bcrypt'),
-        (password, costFactor, salt) => bcrypt({ password, salt, costFactor, outputType: 'encoded' }),
-        rest,
-      )
-    }
+      return defineBcryptHasher({
+        describe: describe('bcrypt'),
+        engine: (password, costFactor, salt) => bcrypt({ password, salt, costFactor, outputType: 'encoded' }),
+        options,
+        strategyOptions: ALGORITHM_OPTION,
+      })
     default:
-      throw new InvalidOptionError(
-        `algorithm must be "argon2id", "scrypt" or "bcrypt", got ${JSON.stringify((options as { algorithm: unknown }).algorithm)}`,
-      )
+      return defineKdfHasher({
+        algorithm: ARGON2ID,
+        describe: describe('argon2id'),
+        kdf: (password, salt, params, hashLength) =>
+          argon2id({
+            password,
+            salt,
+            memorySize: params.m as number,
+            iterations: params.t as number,
+            parallelism: params.p as number,
+            hashLength,
+            outputType: 'binary',
+          }),
+        options,
+        strategyOptions: ALGORITHM_OPTION,
+      })
   }
 }
 

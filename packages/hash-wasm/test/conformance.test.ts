@@ -1,11 +1,4 @@
-import {
-  ARGON2ID_VECTORS,
-  BCRYPT_VECTORS,
-  hasherSuite,
-  SCRYPT_KDF_VECTORS,
-  SCRYPT_VECTORS,
-} from '@authlab/conformance'
-import { BCRYPT_PASSWORD_POLICY } from '@authlab/core'
+import { hasherSuite } from '@authlab/conformance'
 import { createHasher as nativeArgon2 } from '@authlab/hash-argon2'
 import { createHasher as nativeBcrypt } from '@authlab/hash-bcrypt'
 import { createHasher as jsBcrypt } from '@authlab/hash-bcryptjs'
@@ -16,15 +9,13 @@ import { test } from 'vitest'
 import { createHasher } from '../src/index.js'
 
 // One suite per algorithm: each must be indistinguishable from the native strategy of that format.
+// Parameters, vectors, policy and hostile cases come from each algorithm's profile in core.
 hasherSuite({
   test,
   name: '@authlab/hash-wasm (argon2id)',
   factory: (params) => createHasher({ algorithm: 'argon2id', ...params }),
-  cheapParams: { m: 256, t: 2, p: 1 },
-  strongerParams: { m: 512, t: 3, p: 1 },
   // WebAssembly on the event loop: 64 MiB × 4 passes takes well over 0.15 s.
   blockingParams: { m: 65536, t: 4, p: 1 },
-  vectors: ARGON2ID_VECTORS,
   peers: [nativeArgon2({ m: 256, t: 2, p: 1 })],
 })
 
@@ -32,10 +23,6 @@ hasherSuite({
   test,
   name: '@authlab/hash-wasm (scrypt)',
   factory: (params) => createHasher({ algorithm: 'scrypt', ...params }),
-  cheapParams: { ln: 10, r: 8, p: 1 },
-  strongerParams: { ln: 11, r: 8, p: 2 },
-  vectors: SCRYPT_VECTORS,
-  kdfVectors: SCRYPT_KDF_VECTORS,
   peers: [nativeScrypt({ ln: 10, r: 8, p: 1 }), jsScrypt({ ln: 10, r: 8, p: 1 })],
 })
 
@@ -43,10 +30,6 @@ hasherSuite({
   test,
   name: '@authlab/hash-wasm (bcrypt)',
   factory: (params) => createHasher({ algorithm: 'bcrypt', ...params }),
-  cheapParams: { cost: 4 },
-  strongerParams: { cost: 5 },
   blockingParams: { cost: 13 },
-  vectors: BCRYPT_VECTORS,
-  passwordPolicy: BCRYPT_PASSWORD_POLICY,
   peers: [nativeBcrypt({ cost: 4 }), rustBcrypt({ cost: 4 }), jsBcrypt({ cost: 4 })],
 })

@@ -1,15 +1,6 @@
-import {
-  defineKdfHasher,
-  type KdfHasher,
-  type KdfHasherOptions,
-  OWASP_DEFAULT_PARAMS,
-  PBKDF2_SHA256_FORMAT,
-} from '@authlab/core'
+import { defineKdfHasher, type KdfHasher, PBKDF2_SHA256, type Pbkdf2Options } from '@authlab/core'
 
-export interface WebCryptoOptions extends KdfHasherOptions {
-  /** PBKDF2 iterations (default 600,000: OWASP Password Storage Cheat Sheet, PBKDF2-HMAC-SHA256). */
-  iterations?: number
-}
+export type { Pbkdf2Options as WebCryptoOptions }
 
 /**
  * PBKDF2-SHA256 (RFC 8018 §5.2) through the Web Cryptography API's `crypto.subtle.deriveBits`, the
@@ -17,14 +8,9 @@ export interface WebCryptoOptions extends KdfHasherOptions {
  * same code runs in browsers, Deno and Bun; on Node the derivation runs on the libuv threadpool.
  * Same PHC strings as @authlab/hash-pbkdf2: each verifies the other's hashes.
  */
-export function createHasher({
-  iterations = OWASP_DEFAULT_PARAMS['pbkdf2-sha256'].iterations,
-  ...options
-}: WebCryptoOptions = {}): KdfHasher {
+export function createHasher(options?: Pbkdf2Options): KdfHasher {
   return defineKdfHasher({
-    ...options,
-    format: PBKDF2_SHA256_FORMAT,
-    params: { iterations },
+    algorithm: PBKDF2_SHA256,
     describe: {
       name: '@authlab/hash-webcrypto',
       displayName: 'PBKDF2-SHA256 (WebCrypto)',
@@ -40,6 +26,7 @@ export function createHasher({
       )
       return new Uint8Array(bits)
     },
+    options,
   })
 }
 

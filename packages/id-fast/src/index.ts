@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto'
 import {
   BASE64URL_ALPHABET,
   base64urlIdShape,
+  checkIdOptions,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
@@ -38,10 +39,10 @@ const CHAR_CODE_OF_BYTE = Uint8Array.from({ length: 256 }, (_, byte) =>
  * The price: 8 random bits are fetched per 6-bit character (33 % more CSPRNG output than base64), and
  * pooled bytes sit in process memory until used, exactly as in @fastify/session's and nanoid's pools.
  */
-export function createIdGenerator({
-  bytes = DEFAULT_ID_BYTES,
-  poolBytes = 16 * 1024,
-}: FastIdOptions = {}): IdGenerator {
+export function createIdGenerator(options?: FastIdOptions): IdGenerator {
+  const { bytes = DEFAULT_ID_BYTES, poolBytes = 16 * 1024 } = checkIdOptions('@authlab/id-fast', options, {
+    poolBytes: { type: 'integer', min: 1 },
+  })
   const shape = base64urlIdShape(bytes)
   const { length } = shape
   if (

@@ -1,6 +1,7 @@
 import {
   base64urlLength,
   checkIdBytes,
+  checkIdOptions,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
@@ -17,11 +18,12 @@ export interface NanoidIdOptions {
  * 128 × size bytes) and maps each byte's low 6 bits through its own 64-symbol URL alphabet — uniform
  * because 256 is a multiple of 64 — so every character carries 6 bits.
  */
-export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: NanoidIdOptions = {}): IdGenerator {
+export function createIdGenerator(options?: NanoidIdOptions): IdGenerator {
+  const { bytes = DEFAULT_ID_BYTES } = checkIdOptions('@authlab/id-nanoid', options)
   checkIdBytes(bytes)
   const size = base64urlLength(bytes)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: '@authlab/id-nanoid',
       displayName: 'nanoid',
       wraps: `nanoid(${size})`,
@@ -32,8 +34,8 @@ export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: NanoidIdOptions 
       poolBytes: 128 * size,
       runsOn: 'main-thread',
     },
-    () => nanoid(size),
-  )
+    generate: () => nanoid(size),
+  })
 }
 
 /** A ready 32-character generator: `session({ genid: generateId })`. */

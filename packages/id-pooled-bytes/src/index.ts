@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import {
   base64urlIdShape,
+  checkIdOptions,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
@@ -20,10 +21,12 @@ export interface PooledBytesIdOptions {
  * flat string, so a surviving ID does not pin the pool; each ID still pays one call into C++.
  * A fresh pool replaces the old one rather than being refilled in place, so bytes are never reused.
  */
-export function createIdGenerator({
-  bytes = DEFAULT_ID_BYTES,
-  idsPerRefill = 128,
-}: PooledBytesIdOptions = {}): IdGenerator {
+export function createIdGenerator(options?: PooledBytesIdOptions): IdGenerator {
+  const { bytes = DEFAULT_ID_BYTES, idsPerRefill = 128 } = checkIdOptions(
+    '@authlab/id-pooled-bytes',
+    options,
+    { idsPerRefill: { type: 'integer', min: 1 } },
+  )
   const shape = base64urlIdShape(bytes)
   if (!Number.isSafeInteger(idsPerRefill) || idsPerRefill < 1 || idsPerRefill > 65_536) {
     throw new InvalidOptionError(
@@ -33,8 +36,8 @@ export function createIdGenerator({
   const poolBytes = bytes * idsPerRefill
   let pool = randomBytes(poolBytes)
   let offset = 0
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       ...shape,
       name: '@authlab/id-pooled-bytes',
       displayName: 'randomBytes pool (@fastify/session)',
@@ -42,7 +45,7 @@ export function createIdGenerator({
       randomness: `OS-seeded CSPRNG (crypto.randomBytes), ${poolBytes}-byte pool`,
       poolBytes,
     },
-    () => {
+    generate: () => {
       if (offset === poolBytes) {
         pool = randomBytes(poolBytes)
         offset = 0
@@ -51,7 +54,7 @@ export function createIdGenerator({
       offset += bytes
       return pool.toString('base64url', start, offset)
     },
-  )
+  })
 }
 
 /** A ready 24-byte generator: `fastify.register(session, { idGenerator: generateId, ... })`. */

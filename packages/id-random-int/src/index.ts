@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import {
   BASE64URL_ALPHABET,
   base64urlIdShape,
+  checkIdOptions,
   DEFAULT_ID_BYTES,
   defineIdGenerator,
   type IdGenerator,
@@ -19,7 +20,8 @@ export interface RandomIntIdOptions {
  * Where code generation is refused (edge runtimes, `node --disallow-code-generation-from-strings`), a
  * loop makes the same calls and the same concatenation.
  */
-export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: RandomIntIdOptions = {}): IdGenerator {
+export function createIdGenerator(options?: RandomIntIdOptions): IdGenerator {
+  const { bytes = DEFAULT_ID_BYTES } = checkIdOptions('@authlab/id-random-int', options)
   const shape = base64urlIdShape(bytes)
   const { length } = shape
   const compiled = compileGenerator(length)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { defineIdGenerator, type IdGenerator } from '@authlab/core'
+import { checkOptions, defineIdGenerator, type IdGenerator } from '@authlab/core'
 
 /** Lower-case hex digits and the hyphen: the characters of an RFC 9562 UUID string. */
 export const UUID_ALPHABET = '0123456789abcdef-'
@@ -10,9 +10,11 @@ export const UUID_ALPHABET = '0123456789abcdef-'
  * the conformance suite runs it with a 122-bit minimum. Node buffers random bytes for 128 UUIDs at a
  * time (lib/internal/crypto/random.js), unless `disableEntropyCache` is set.
  */
-export function createIdGenerator(): IdGenerator {
-  return defineIdGenerator(
-    {
+export function createIdGenerator(options?: Record<string, never>): IdGenerator {
+  // No options: the UUID format fixes the length; a `bytes` here is refused rather than ignored.
+  checkOptions('@authlab/id-random-uuid', options, {})
+  return defineIdGenerator({
+    info: {
       name: '@authlab/id-random-uuid',
       displayName: 'crypto.randomUUID',
       wraps: 'crypto.randomUUID()',
@@ -23,8 +25,8 @@ export function createIdGenerator(): IdGenerator {
       poolBytes: 16 * 128,
       runsOn: 'main-thread',
     },
-    () => randomUUID(),
-  )
+    generate: () => randomUUID(),
+  })
 }
 
 /** A ready generator: `session({ genid: generateId })`. */

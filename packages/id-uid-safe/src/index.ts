@@ -1,4 +1,10 @@
-import { base64urlIdShape, DEFAULT_ID_BYTES, defineIdGenerator, type IdGenerator } from '@authlab/core'
+import {
+  base64urlIdShape,
+  checkIdOptions,
+  DEFAULT_ID_BYTES,
+  defineIdGenerator,
+  type IdGenerator,
+} from '@authlab/core'
 import uid from 'uid-safe'
 
 export interface UidSafeIdOptions {
@@ -11,10 +17,11 @@ export interface UidSafeIdOptions {
  * per ID and turns standard base64 into base64url with string replaces, so every ID costs a
  * buffer, an encode and two regex passes.
  */
-export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: UidSafeIdOptions = {}): IdGenerator {
+export function createIdGenerator(options?: UidSafeIdOptions): IdGenerator {
+  const { bytes = DEFAULT_ID_BYTES } = checkIdOptions('@authlab/id-uid-safe', options)
   const shape = base64urlIdShape(bytes)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       ...shape,
       name: '@authlab/id-uid-safe',
       displayName: 'uid-safe (express-session)',
@@ -22,8 +29,8 @@ export function createIdGenerator({ bytes = DEFAULT_ID_BYTES }: UidSafeIdOptions
       randomness: 'OS-seeded CSPRNG (crypto.randomBytes), one call per ID',
       poolBytes: 0,
     },
-    () => uid.sync(bytes),
-  )
+    generate: () => uid.sync(bytes),
+  })
 }
 
 /** A ready 24-byte generator: `session({ genid: generateId })`. */

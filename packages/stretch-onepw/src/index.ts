@@ -1,4 +1,5 @@
 import {
+  checkOptions,
   checkPassword,
   DEFAULT_PASSWORD_POLICY,
   InvalidOptionError,
@@ -6,6 +7,7 @@ import {
   type Password,
   type PasswordHasherInfo,
   type RunsOn,
+  type Stretcher,
 } from '@authlab/core'
 import { createHasher as createPbkdf2 } from '@authlab/hash-pbkdf2'
 import { createHasher as createScrypt } from '@authlab/hash-scrypt'
@@ -43,8 +45,7 @@ export interface OnepwKeys {
   readonly unwrapBKey: Uint8Array
 }
 
-export interface OnepwStretcher {
-  readonly info: PasswordHasherInfo
+export interface OnepwStretcher extends Stretcher {
   stretch(email: string, password: Password, mainSalt: Uint8Array): Promise<OnepwKeys>
 }
 
@@ -114,10 +115,13 @@ async function hkdf(ikm: Uint8Array, salt: Uint8Array, info: string, length: num
  * with NS = "identity.mozilla.com/picl/v1/" and strings UTF-8 encoded. The expensive step is scrypt,
  * so it is the pluggable one: native, WASM, pure JS (a remote helper later).
  */
-export function createStretcher({
-  scrypt = createScrypt(SCRYPT_PARAMS),
-  pbkdf2 = createPbkdf2({ iterations: PBKDF2_ITERATIONS }),
-}: OnepwOptions = {}): OnepwStretcher {
+export function createStretcher(options?: OnepwOptions): OnepwStretcher {
+  const checked = checkOptions('@authlab/stretch-onepw', options, {
+    scrypt: { type: 'object' },
+    pbkdf2: { type: 'object' },
+  }) as OnepwOptions
+  const scrypt = checked.scrypt ?? createScrypt(SCRYPT_PARAMS)
+  const pbkdf2 = checked.pbkdf2 ?? createPbkdf2({ iterations: PBKDF2_ITERATIONS })
   requireParams(scrypt, 'scrypt', 'scrypt', SCRYPT_PARAMS)
   requireParams(pbkdf2, 'PBKDF2', 'pbkdf2-sha256', { iterations: PBKDF2_ITERATIONS })
   const runsOn: RunsOn = [scrypt, pbkdf2].some((s) => s.info.runsOn === 'main-thread')

@@ -1,7 +1,9 @@
 /**
- * What every published manifest needs beyond what publint checks: the fields a user and a bundler
- * rely on, a LICENSE, and third-party ranges a consumer can deduplicate. Returns one line per missing or wrong field (empty when the package is fine).
- * @param {import('./workspace.mjs').Manifest} manifest
+ * What every published manifest needs beyond what publint checks: entry points with types first,
+ * the published files, side effects, engines, license, where the source lives, a LICENSE file, and
+ * third-party ranges a consumer can deduplicate. Returns one line per missing or wrong field (empty
+ * when the package is fine).
+ * @param {import('@authlab/workspace').Manifest} manifest
  * @param {string[]} packedFiles paths inside the tarball
  */
 export function manifestProblems(manifest, packedFiles) {

@@ -10,7 +10,7 @@ import { REPO_ROOT } from './workspace.mjs'
 /**
  * Runs one real `npm pack --json` over the given workspace packages (one npm process, not one per
  * package: npm's start-up dominates). With `dryRun` nothing is written and `tarball` is undefined.
- * @param {import('./workspace.mjs').WorkspacePackage[]} packages
+ * @param {import('@authlab/workspace').WorkspacePackage[]} packages
  * @param {{ destination?: string, dryRun?: boolean, root?: string }} [options]
  * @returns {(PackResult & { tarball: string | undefined })[]}
  */

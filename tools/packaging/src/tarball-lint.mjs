@@ -7,7 +7,7 @@ import { binPath } from './bin.mjs'
 /**
  * `publint --strict` on a packed tarball: every message as one line (strict turns warnings into
  * errors), empty when the package is clean.
- * @param {string} tarball path of the .tgz @param {import('./workspace.mjs').Manifest} manifest
+ * @param {string} tarball path of the .tgz @param {import('@authlab/workspace').Manifest} manifest
  * @returns {Promise<string[]>}
  */
 export async function publintProblems(tarball, manifest) {

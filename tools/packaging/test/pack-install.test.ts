@@ -9,7 +9,7 @@ import { type PackedPackage, writeConsumerProject } from '../src/consumer-projec
 import { packPackages } from '../src/pack.mjs'
 import { kindOf, publishablePackages } from '../src/workspace.mjs'
 
-// Issue 7: pack every publishable package, install the tarballs into one fresh project outside the
+// What a user gets from the registry: pack every publishable package, install the tarballs into one fresh project outside the
 // workspace (registry dependencies only), then use them from require, import, TypeScript and a
 // real express app over HTTP. One install for the whole file, from the npm cache `npm ci` warmed.
 const workspacePackages = publishablePackages()

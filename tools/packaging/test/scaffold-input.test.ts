@@ -7,8 +7,8 @@ import { REPO_ROOT } from '../src/workspace.mjs'
 // Bad answers are refused with a message naming the rule, before anything is written.
 describe('the strategy scaffold refuses bad answers', () => {
   const packagesBefore = readdirSync(join(REPO_ROOT, 'packages'))
-  const attempt = (kind: string, name: string, wraps: string) => () =>
-    scaffoldStrategy(REPO_ROOT, { kind, name, wraps })
+  const attempt = (kind: string, name: string, wraps: string, algorithm?: string) => () =>
+    scaffoldStrategy(REPO_ROOT, { kind, name, wraps, algorithm })
 
   test.each([
     ['an unknown kind', 'stretch', 'x', 'node:crypto', /kind must be one of: id, hash/],
@@ -22,10 +22,19 @@ describe('the strategy scaffold refuses bad answers', () => {
     expect(readdirSync(join(REPO_ROOT, 'packages'))).toEqual(packagesBefore)
   })
 
+  test.each([
+    ['a new algorithm for an ID package', 'id', 'new-ids', /a new algorithm needs kind "hash"/],
+    ['an algorithm core already has', 'hash', 'scrypt', /algorithm must be a new PHC identifier/],
+    ['an identifier PHC strings cannot carry', 'hash', 'SHA_512', /algorithm must be a new PHC identifier/],
+  ])('%s', (_, kind, algorithm, message) => {
+    expect(attempt(kind, 'fresh-name', 'node:crypto', algorithm)).toThrow(message)
+    expect(readdirSync(join(REPO_ROOT, 'packages'))).toEqual(packagesBefore)
+  })
+
   test('a template naming an unknown key is a bug, not an empty string', () => {
-    expect(() => render('{{packageName}} {{typo}}', { packageName: 'x' }, 't.hbs')).toThrow(
+    expect(() => render('{{packageName}} {{typo}}', { packageName: 'x' }, 't.tmpl')).toThrow(
       /unknown template key/,
     )
-    expect(render('"{{packageName}}"', { packageName: '@authlab/id-x' }, 't.hbs')).toBe('"@authlab/id-x"')
+    expect(render('"{{packageName}}"', { packageName: '@authlab/id-x' }, 't.tmpl')).toBe('"@authlab/id-x"')
   })
 })

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { childEnv } from '../src/child-env.mjs'
@@ -11,17 +12,37 @@ import { attwProblems, publintProblems } from '../src/tarball-lint.mjs'
 import { REPO_ROOT, readManifest } from '../src/workspace.mjs'
 import { copyWorkspace, linkWorkspaces } from '../src/workspace-copy.mjs'
 
-// Issue 7: a new strategy needs no edit beyond the generated package. Both entries of the scaffold
+// Adding a strategy must need no edit beyond the generated package. Both entries of the scaffold
 // run non-interactively in a temporary copy of the workspace — `npm run new` for an ID package,
 // @turbo/gen (what `turbo gen` runs) for a hash package — and the copy proves each builds, is
 // publishable, passes its conformance suite, is discovered by the bench app and is a passing row of
-// the store matrix.
+// the store matrix. A new algorithm (PBKDF2-HMAC-SHA512, `npm run new -- --algorithm`, then the
+// fixture's profile and vectors as a user would write them) shares the copy and must add nothing but
+// its own package, profile included: no edit to core, conformance or the bench.
 const copy = mkdtempSync(join(tmpdir(), 'authlab-scaffold-'))
 const probe = `probe${process.pid}`
 const created = {
   id: { name: `@authlab/id-${probe}`, dir: `packages/id-${probe}` },
   hash: { name: `@authlab/hash-${probe}`, dir: `packages/hash-${probe}` },
+  algorithm: { name: '@authlab/hash-pbkdf2-sha512', dir: 'packages/hash-pbkdf2-sha512' },
 }
+const fixture = fileURLToPath(new URL('../fixtures/pbkdf2-sha512', import.meta.url))
+
+/** Every source file of the copy with its content hash (installs, builds and caches left out). */
+function snapshot(): Map<string, string> {
+  const files = readdirSync(copy, { recursive: true, withFileTypes: true }).filter(
+    (entry) =>
+      entry.isFile() && !/(^|\/)(node_modules|dist|\.turbo)(\/|$)/.test(relative(copy, entry.parentPath)),
+  )
+  return new Map(
+    files.map((entry) => {
+      const file = join(entry.parentPath, entry.name)
+      return [relative(copy, file), createHash('sha1').update(readFileSync(file)).digest('hex')]
+    }),
+  )
+}
+let before: Map<string, string>
+let after: Map<string, string>
 const bin = (name: string) => join(copy, 'node_modules', '.bin', name)
 const run = (command: string, args: string[]) =>
   execFileSync(command, args, {
@@ -33,18 +54,38 @@ const run = (command: string, args: string[]) =>
 
 beforeAll(() => {
   copyWorkspace(copy)
+  before = snapshot()
   run('npm', ['run', 'new', '--', '--kind', 'id', '--name', probe, '--wraps', 'node:crypto'])
   run(bin('gen'), ['run', 'strategy', '--args', 'hash', probe, 'node:crypto'])
+  const newAlgorithm = ['--kind', 'hash', '--name', 'pbkdf2-sha512', '--wraps', 'node:crypto']
+  run('npm', ['run', 'new', '--', ...newAlgorithm, '--algorithm', 'pbkdf2-sha512'])
+  // The user's edits: the algorithm's real profile and published vectors, and the kdf's digest.
+  cpSync(fixture, join(copy, created.algorithm.dir), { recursive: true })
+  const index = join(copy, created.algorithm.dir, 'src/index.ts')
+  writeFileSync(index, readFileSync(index, 'utf8').replace("length, 'sha256')", "length, 'sha512')"))
+  after = snapshot()
   // The step a user runs next is `npm install`; in the copy, link the new workspaces the same way.
   linkWorkspaces(copy)
 }, 120_000)
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
 describe('a scaffolded strategy package, with no other edit', () => {
-  test('has every file the issue lists, declaring its kind', () => {
-    for (const [kind, { dir }] of Object.entries(created)) {
+  test('adds only the new packages (a new algorithm: its package, profile included), changing no file', () => {
+    const changed = [...before].filter(([file, hash]) => after.get(file) !== hash).map(([file]) => file)
+    const added = [...after.keys()].filter((file) => !before.has(file))
+    expect(changed).toEqual([])
+    const outside = added.filter(
+      (file) => !Object.values(created).some(({ dir }) => file.startsWith(`${dir}/`)),
+    )
+    expect(outside).toEqual([])
+    expect(added).toContain(`${created.algorithm.dir}/src/profile.ts`)
+    expect(added.filter((file) => file.endsWith('/src/profile.ts'))).toHaveLength(1)
+  })
+
+  test('has every file a strategy package needs, declaring its kind', () => {
+    for (const { dir } of Object.values(created)) {
       const manifest = JSON.parse(readFileSync(join(copy, dir, 'package.json'), 'utf8'))
-      expect(manifest.authlab).toEqual({ kind })
+      expect(manifest.authlab).toEqual({ kind: dir.startsWith('packages/id-') ? 'id' : 'hash' })
       for (const file of ['README.md', 'tsconfig.json', 'src/index.ts', 'test/conformance.test.ts']) {
         expect(() => readFileSync(join(copy, dir, file)), `${dir}/${file}`).not.toThrow()
       }
@@ -63,7 +104,8 @@ describe('a scaffolded strategy package, with no other edit', () => {
   }, 600_000)
 
   test('passes `biome ci` (lint and format) as generated', () => {
-    expect(() => run(bin('biome'), ['ci', '--colors=off', created.id.dir, created.hash.dir])).not.toThrow()
+    const dirs = Object.values(created).map(({ dir }) => dir)
+    expect(() => run(bin('biome'), ['ci', '--colors=off', ...dirs])).not.toThrow()
   })
 
   test('is publishable as generated: publint --strict, attw and the manifest rules are clean', async () => {
@@ -83,7 +125,7 @@ describe('a scaffolded strategy package, with no other edit', () => {
   }, 120_000)
 
   test('passes its conformance suite', () => {
-    const output = run(bin('vitest'), ['run', created.id.dir, created.hash.dir])
+    const output = run(bin('vitest'), ['run', ...Object.values(created).map(({ dir }) => dir)])
     const [, passed, failed] = /^(\d+) passed, (\d+) failed/m.exec(output) ?? []
     expect(Number(failed)).toBe(0)
     expect(Number(passed)).toBeGreaterThan(10)
@@ -93,7 +135,20 @@ describe('a scaffolded strategy package, with no other edit', () => {
     const script = fileURLToPath(new URL('../fixtures/discover-candidates.mjs', import.meta.url))
     const found = JSON.parse(run(process.execPath, [script, copy])) as { ids: string[]; hashers: string[] }
     expect(found.ids).toContain(created.id.name)
-    expect(found.hashers).toContain(created.hash.name)
+    expect(found.hashers).toEqual(expect.arrayContaining([created.hash.name, created.algorithm.name]))
+  })
+
+  test("the new algorithm's profile is found by the registry once its package loads", () => {
+    const script = fileURLToPath(new URL('../fixtures/registry-algorithm.mjs', import.meta.url))
+    const found = JSON.parse(run(process.execPath, [script, copy, created.algorithm.name]))
+    expect(found).toMatchObject({
+      kind: 'hash',
+      algorithm: 'pbkdf2-sha512',
+      defaults: { iterations: 210_000 },
+      caps: { iterations: 5_000_000 },
+      budget: { units: 2_000_000 },
+      bench: [{ params: { iterations: 210_000 } }],
+    })
   })
 
   test('is a row of the store matrix, passing on the in-memory store', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import type { KeyDerivation, PasswordHasher } from '@authlab/core'
+import { type KeyDerivation, type PasswordHasher, RUNS_ON } from '@authlab/core'
+import type { Check } from '../register.js'
 import { nearMiss, rejectsWithCode, within } from './assertions.js'
 import { sampleEventLoop } from './event-loop.js'
 import { absurdCases, malformedCases } from './hostile.js'
@@ -13,7 +14,6 @@ import { BCRYPT_VECTORS, SCRYPT_VECTORS } from './vectors.js'
 export type HasherCheck = (options: ResolvedHasherCheckOptions) => Promise<void>
 
 const POLICY = 'ERR_AUTHLAB_PASSWORD_POLICY'
-const RUNS_ON = ['main-thread', 'threadpool', 'worker', 'remote']
 const encoder = new TextEncoder()
 
 const cheap = (o: ResolvedHasherCheckOptions) => o.factory(o.cheapParams)
@@ -30,7 +30,10 @@ export const metadata: HasherCheck = async (o) => {
     info.name && info.displayName && info.wraps && info.algorithm,
     'info needs name, displayName, wraps, algorithm',
   )
-  assert.ok(RUNS_ON.includes(info.runsOn), `info.runsOn "${info.runsOn}" is not one of ${RUNS_ON.join(', ')}`)
+  assert.ok(
+    (RUNS_ON as readonly string[]).includes(info.runsOn),
+    `info.runsOn "${info.runsOn}" is not one of ${RUNS_ON.join(', ')}`,
+  )
   for (const [key, value] of Object.entries(o.cheapParams)) {
     assert.equal(info.params[key], value, `info.params.${key} should report the configured ${value}`)
   }
@@ -306,17 +309,34 @@ export const runsOn: HasherCheck = async (o) => {
   }
 }
 
+/** The checks `hasherSuite` registers, each with its test title. */
 export const hasherChecks = {
-  metadata,
-  knownAnswers,
-  roundTrip,
-  wrongPassword,
-  unicodeAndNul,
-  emptyPassword,
-  lengthPolicy,
-  oversizedPassword,
-  hostileHashes,
-  needsRehash,
-  crossImplementation,
-  runsOn,
-} satisfies Record<string, HasherCheck>
+  metadata: { title: 'declares complete metadata with the configured cost parameters', run: metadata },
+  knownAnswers: { title: 'verifies the published known-answer vectors', run: knownAnswers },
+  roundTrip: { title: 'hash → verify round trip (string and bytes), salted', run: roundTrip },
+  wrongPassword: { title: 'wrong and near-miss passwords verify false', run: wrongPassword },
+  unicodeAndNul: { title: 'unicode byte-exact, NUL per policy, lone surrogates refused', run: unicodeAndNul },
+  emptyPassword: { title: 'empty password follows the declared policy', run: emptyPassword },
+  lengthPolicy: {
+    title: 'every byte up to the policy maximum counts; beyond it PasswordPolicyError, never truncation',
+    run: lengthPolicy,
+  },
+  oversizedPassword: {
+    title: '1 MB password: clear error or correct result, no stall',
+    run: oversizedPassword,
+  },
+  hostileHashes: {
+    title: 'malformed and absurd stored hashes get typed errors within 1 s',
+    run: hostileHashes,
+  },
+  needsRehash: {
+    title: 'needsRehash exactly when stored parameters are weaker or the algorithm differs',
+    run: needsRehash,
+  },
+  crossImplementation: {
+    title: 'peers verify each other’s hashes',
+    run: crossImplementation,
+    applies: (o) => o.peers.length > 0,
+  },
+  runsOn: { title: 'declared runsOn matches measured event-loop blocking', run: runsOn },
+} as const satisfies Record<string, Check<ResolvedHasherCheckOptions>>

@@ -1,3 +1,5 @@
+import { listAlgorithms } from '@authlab/core'
+
 /** A stored hash an attacker (or a corrupted row) could hand to `verify`, and the error code it must get. */
 export interface HostileCase {
   readonly label: string
@@ -26,29 +28,17 @@ export function malformedCases(h: string): HostileCase[] {
 }
 
 /**
- * Absurd cost parameters written into a genuine hash of each algorithm (the issue's list: bcrypt cost
- * 31, scrypt N=2^30, argon2 m=4 GiB or t=10^6, PBKDF2 i=10^10): every one must be a ParameterLimitError,
- * answered before any work starts.
+ * The over-cap and over-budget cases of the hasher's algorithm profile (bcrypt cost 31, scrypt N=2^30,
+ * argon2 m=4 GiB, PBKDF2 i=10^10, and in-cap combinations worth a minute and a GiB), or the caller's
+ * own: every one must be a ParameterLimitError, answered before any work starts. Undefined when the
+ * algorithm has no registered profile and the caller gave none.
  */
-const ABSURD: Record<string, readonly [label: string, edit: (h: string) => string][]> = {
-  bcrypt: [['cost 31', (h) => h.replace(/^\$(2[aby]?)\$\d\d\$/, '$$$1$$31$$')]],
-  scrypt: [
-    ['N=2^30', (h) => h.replace(/ln=\d+/, 'ln=30')],
-    ['r=2^20 (128·N·r memory)', (h) => h.replace(/r=\d+/, 'r=1048576')],
-  ],
-  argon2id: [
-    ['m=4 GiB', (h) => h.replace(/m=\d+/, 'm=4194304')],
-    ['t=10^6', (h) => h.replace(/t=\d+/, 't=1000000')],
-  ],
-  'pbkdf2-sha256': [['i=10^10', (h) => h.replace(/i=\d+/, 'i=10000000000')]],
-}
-
-/** The built-in over-cap cases for `algorithm`, or the caller's own; undefined when neither exists. */
 export function absurdCases(
   algorithm: string,
   h: string,
   own?: (genuine: string) => readonly { label: string; encoded: string }[],
 ): HostileCase[] | undefined {
-  const cases = own ? own(h) : ABSURD[algorithm]?.map(([label, edit]) => ({ label, encoded: edit(h) }))
+  const profile = listAlgorithms().find((candidate) => candidate.id === algorithm)
+  const cases = own ? own(h) : profile?.absurd.map(({ label, edit }) => ({ label, encoded: edit(h) }))
   return cases?.map((c) => ({ ...c, code: LIMIT }))
 }

@@ -1,5 +1,12 @@
-import { DEFAULT_PASSWORD_POLICY, type PasswordHasher, type PasswordPolicy } from '@authlab/core'
-import type { EncodedVector, KdfVector } from './vectors.js'
+import {
+  type AlgorithmProfile,
+  DEFAULT_PASSWORD_POLICY,
+  findAlgorithm,
+  InvalidOptionError,
+  type PasswordHasher,
+  type PasswordPolicy,
+} from '@authlab/core'
+import { type EncodedVector, type KdfVector, VECTOR_SETS } from './vectors.js'
 
 export type CostParams = Readonly<Record<string, number>>
 
@@ -21,22 +28,27 @@ export interface HasherCheckOptions {
    * `{ ln, r, p }` for scrypt); without an argument, with the strategy's defaults.
    */
   factory: (params?: CostParams) => PasswordHasher
-  /** Cheap parameters for the functional checks, so the suite stays fast (e.g. `{ ln: 10, r: 8, p: 1 }`). */
-  cheapParams: CostParams
+  /**
+   * The algorithm's profile (default: the one registered for the hasher's `info.algorithm`). Every
+   * option below marked "default: the profile's" comes from it.
+   */
+  profile?: AlgorithmProfile
+  /** Cheap parameters for the functional checks, so the suite stays fast (default: the profile's). */
+  cheapParams?: CostParams
   /**
    * Parameters at least as strong as `cheapParams` in every key and stronger in at least one, still
-   * cheap. `needsRehash` is checked key by key between the two.
+   * cheap (default: the profile's). `needsRehash` is checked key by key between the two.
    */
-  strongerParams: CostParams
+  strongerParams?: CostParams
   /**
    * Parameters at which one hash takes ≥ `bounds.minBlockingHashMs` on the test machine, for the
    * runs-on check (default: the strategy's defaults). Too cheap a setting fails the check rather
    * than passing it vacuously.
    */
   blockingParams?: CostParams
-  /** Encoded known-answer vectors every implementation of the algorithm must verify (see vectors.ts). */
+  /** Encoded known-answer vectors every implementation must verify (default: the profile's set, see vectors.ts). */
   vectors?: readonly EncodedVector[]
-  /** Raw-KDF vectors; requires the hasher to have `derive` (the KeyDerivation interface). */
+  /** Raw-KDF vectors (default: the profile's set when the hasher has `derive`, the KeyDerivation interface). */
   kdfVectors?: readonly KdfVector[]
   /**
    * Other hashers of the same format, configured with `cheapParams`: each must verify this hasher's
@@ -44,15 +56,14 @@ export interface HasherCheckOptions {
    */
   peers?: readonly PasswordHasher[]
   /**
-   * The password policy the hasher declares (default DEFAULT_PASSWORD_POLICY from @authlab/core: empty
-   * refused, ≤ 4096 bytes, NUL allowed; bcrypt packages declare BCRYPT_PASSWORD_POLICY). The suite checks
-   * the hasher enforces exactly this, with PasswordPolicyError and never by silent truncation.
+   * The password policy the hasher declares (default: the profile's, else DEFAULT_PASSWORD_POLICY from
+   * @authlab/core: empty refused, ≤ 4096 bytes, NUL allowed; bcrypt's profile has BCRYPT_PASSWORD_POLICY).
+   * The suite checks the hasher enforces exactly this, with PasswordPolicyError and never by silent truncation.
    */
   passwordPolicy?: PasswordPolicy
   /**
    * Over-cap variants of a genuine encoded hash, each of which `verify` must refuse with
-   * ParameterLimitError. Built in for bcrypt, scrypt, argon2id and pbkdf2-sha256; required for any
-   * other `info.algorithm`.
+   * ParameterLimitError (default: the profile's `absurd` cases; required without a profile).
    */
   absurdParams?: (genuine: string) => readonly { label: string; encoded: string }[]
   bounds?: Partial<HasherBounds>
@@ -60,25 +71,49 @@ export interface HasherCheckOptions {
 
 export interface ResolvedHasherCheckOptions
   extends Required<
-    Omit<HasherCheckOptions, 'bounds' | 'blockingParams' | 'passwordPolicy' | 'absurdParams'>
+    Omit<
+      HasherCheckOptions,
+      | 'bounds'
+      | 'blockingParams'
+      | 'passwordPolicy'
+      | 'absurdParams'
+      | 'profile'
+      | 'cheapParams'
+      | 'strongerParams'
+    >
   > {
+  cheapParams: CostParams
+  strongerParams: CostParams
   blockingParams: CostParams | undefined
   absurdParams: HasherCheckOptions['absurdParams']
   passwordPolicy: PasswordPolicy
   bounds: HasherBounds
 }
 
+/** Fills every option the caller left out from the algorithm's profile. */
 export function resolveHasherOptions(options: HasherCheckOptions): ResolvedHasherCheckOptions {
+  const probe = options.factory(options.cheapParams)
+  const profile = options.profile ?? findAlgorithm(probe.info.algorithm)
+  const cheapParams = options.cheapParams ?? profile?.testParams.cheap
+  const strongerParams = options.strongerParams ?? profile?.testParams.stronger
+  if (!cheapParams || !strongerParams) {
+    throw new InvalidOptionError(
+      `no profile is registered for algorithm "${probe.info.algorithm}": pass profile, or cheapParams and strongerParams`,
+    )
+  }
+  const set = <T>(name: string | undefined) =>
+    name ? (VECTOR_SETS[name] as readonly T[] | undefined) : undefined
+  const derives = typeof (probe as { derive?: unknown }).derive === 'function'
   return {
     factory: options.factory,
-    cheapParams: options.cheapParams,
-    strongerParams: options.strongerParams,
+    cheapParams,
+    strongerParams,
     blockingParams: options.blockingParams,
     absurdParams: options.absurdParams,
-    vectors: options.vectors ?? [],
-    kdfVectors: options.kdfVectors ?? [],
+    vectors: options.vectors ?? set<EncodedVector>(profile?.vectors.encoded) ?? [],
+    kdfVectors: options.kdfVectors ?? (derives ? set<KdfVector>(profile?.vectors.kdf) : undefined) ?? [],
     peers: options.peers ?? [],
-    passwordPolicy: options.passwordPolicy ?? DEFAULT_PASSWORD_POLICY,
+    passwordPolicy: options.passwordPolicy ?? profile?.policy ?? DEFAULT_PASSWORD_POLICY,
     bounds: { ...DEFAULT_BOUNDS, ...options.bounds },
   }
 }

@@ -192,3 +192,13 @@ export const ONEPW_VECTOR = Object.freeze({
     '00f9b71800ab5337d51177d8fbc682a3653fa6dae5b87628eeec43a18af59a9d6ea660be9c89ec355397f89afb282ea0bf21095760c8c5009bbcc894155bbe2a',
   source: 'mozilla/fxa-auth-server and mozilla/fxa test vectors (see the JSDoc above)',
 })
+
+/** The sets above by export name: an algorithm profile's `vectors` field names its sets here. */
+export const VECTOR_SETS: Readonly<Record<string, readonly EncodedVector[] | readonly KdfVector[]>> = {
+  SCRYPT_VECTORS,
+  SCRYPT_KDF_VECTORS,
+  PBKDF2_SHA256_VECTORS,
+  PBKDF2_SHA256_KDF_VECTORS,
+  ARGON2ID_VECTORS,
+  BCRYPT_VECTORS,
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import type { IdGenerator } from '@authlab/core'
 import { signAsSessionCookie, sparseSurvivorHeap } from '../heap.js'
+import type { Check } from '../register.js'
 import { chiSquareSurvival, chiSquareUniform } from '../stats.js'
 import { type ResolvedIdCheckOptions, SAFE_ID_CHARACTERS } from './options.js'
 import { idsFromWorker } from './worker.js'
@@ -9,7 +10,7 @@ import { idsFromWorker } from './worker.js'
  * Each check builds its own generator, draws its own IDs and throws an AssertionError naming what
  * broke. They are exported so a self-test can prove each one fails on a deliberately broken generator.
  */
-export type IdCheck = (options: ResolvedIdCheckOptions) => void | Promise<void>
+export type IdCheck = Check<ResolvedIdCheckOptions>['run']
 
 /** Rejection level for every statistical check: a correct generator fails once in a million runs. */
 export const SIGNIFICANCE = 1e-6
@@ -283,13 +284,23 @@ export const asyncInterleaving: IdCheck = async ({ factory, sizes }) => {
   assert.equal(new Set(ids).size, ids.length, 'interleaved async callers received duplicate IDs')
 }
 
+/** The checks `idGeneratorSuite` registers, each with its test title. */
 export const idChecks = {
-  format,
-  uniqueness,
-  noByteReuse,
-  uniformity,
-  independence,
-  retainedMemory,
-  worksInWorker,
-  asyncInterleaving,
-} as const satisfies Record<string, IdCheck>
+  format: {
+    title: 'declares honest metadata; every ID has its length and [A-Za-z0-9_-] alphabet',
+    run: format,
+  },
+  uniqueness: { title: 'no duplicates among 1,000,000 IDs across ≥ 10 pool refills', run: uniqueness },
+  noByteReuse: { title: 'no 64-bit run of random data is reused between IDs', run: noByteReuse },
+  uniformity: { title: 'every character position is uniform (χ², p < 1e-6)', run: uniformity },
+  independence: { title: 'consecutive IDs are uncorrelated (χ², p < 1e-6)', run: independence },
+  retainedMemory: {
+    title: 'sparse survivors retain ≤ 2× the heap of standalone strings',
+    run: retainedMemory,
+  },
+  worksInWorker: {
+    title: 'works inside worker_threads without colliding with the main thread',
+    run: worksInWorker,
+  },
+  asyncInterleaving: { title: 'interleaved async callers get unique IDs', run: asyncInterleaving },
+} as const satisfies Record<string, Check<ResolvedIdCheckOptions>>

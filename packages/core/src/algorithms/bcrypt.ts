@@ -1,5 +1,7 @@
-import { decodeBase64, encodeBase64 } from './encoding.js'
-import { InvalidHashError, InvalidOptionError, ParameterLimitError } from './errors.js'
+import { decodeBase64, encodeBase64 } from '../encoding.js'
+import { InvalidHashError, InvalidOptionError } from '../errors.js'
+import { BCRYPT_PASSWORD_POLICY } from '../password.js'
+import type { AlgorithmProfile } from './profile.js'
 
 /**
  * bcrypt's own base64 alphabet (OpenBSD lib/libc/crypt/bcrypt.c, `Base64Code`): the bit order of
@@ -10,13 +12,6 @@ export const BCRYPT_ALPHABET = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 /** The cost is log2 of the key-schedule rounds; bcrypt.c accepts 4..31. */
 export const BCRYPT_MIN_COST = 4
 export const BCRYPT_MAX_COST = 31
-/** OWASP Password Storage Cheat Sheet: "a work factor of 10 or more". */
-export const DEFAULT_BCRYPT_COST = 10
-/**
- * Highest cost `verify` will run by default: 2^14 rounds is 16× the default, about a second even in
- * pure JS. A stored hash claiming more (cost 31 is ~2^21 × that) is refused before any work.
- */
-export const DEFAULT_BCRYPT_COST_LIMIT = 14
 export const BCRYPT_SALT_BYTES = 16
 
 /**
@@ -40,10 +35,11 @@ const SHAPE = /^\$(2[aby])\$(\d\d)\$([./A-Za-z0-9]{22})([./A-Za-z0-9]{31})$/
 
 /**
  * Parses a modular-crypt bcrypt string, checking everything before any library sees it: the libraries
- * answer garbage with untyped errors, and a cost-31 hash with hours of work. Salt and checksum must be
- * canonical (unused low bits zero), so each hash has one accepted text form.
+ * answer garbage with untyped errors. Salt and checksum must be canonical (unused low bits zero), so
+ * each hash has one accepted text form. The cost is checked against the hasher's limits separately,
+ * so a cost-31 hash is refused before hours of work.
  */
-export function parseBcryptHash(encoded: string, costLimit: number = DEFAULT_BCRYPT_COST_LIMIT): BcryptHash {
+export function parseBcryptHash(encoded: string): BcryptHash {
   if (typeof encoded !== 'string')
     throw new InvalidHashError(`encoded hash must be a string, got ${typeof encoded}`)
   const match = SHAPE.exec(encoded)
@@ -62,9 +58,6 @@ export function parseBcryptHash(encoded: string, costLimit: number = DEFAULT_BCR
   const cost = Number(costText)
   if (cost < BCRYPT_MIN_COST || cost > BCRYPT_MAX_COST) {
     throw new InvalidHashError(`bcrypt cost ${costText} is outside ${BCRYPT_MIN_COST}..${BCRYPT_MAX_COST}`)
-  }
-  if (cost > costLimit) {
-    throw new ParameterLimitError(`bcrypt cost ${cost} exceeds the configured limit ${costLimit}`)
   }
   return {
     variant,
@@ -86,17 +79,35 @@ export function formatBcryptHash(cost: number, salt: Uint8Array, checksum: Uint8
   return formatBcryptSetting(cost, salt) + encodeBase64(checksum, BCRYPT_ALPHABET)
 }
 
-/** Validates a configured cost against the algorithm's range and the verify limit (which it may not exceed). */
-export function checkBcryptCost(cost: number, costLimit: number): number {
-  if (!Number.isSafeInteger(costLimit) || costLimit < BCRYPT_MIN_COST || costLimit > BCRYPT_MAX_COST) {
-    throw new InvalidOptionError(
-      `bcrypt cost limit must be an integer ${BCRYPT_MIN_COST}..${BCRYPT_MAX_COST}`,
-    )
-  }
-  if (!Number.isSafeInteger(cost) || cost < BCRYPT_MIN_COST || cost > costLimit) {
-    throw new InvalidOptionError(
-      `bcrypt cost must be an integer ${BCRYPT_MIN_COST}..${costLimit} (raise limits.cost to go higher), got ${String(cost)}`,
-    )
-  }
-  return cost
+/** bcrypt (Provos & Mazières 1999) in the OpenBSD modular crypt format, `$2b$<cost>$<salt><checksum>`. */
+export const BCRYPT: AlgorithmProfile = {
+  id: 'bcrypt',
+  params: {
+    cost: {
+      type: 'integer',
+      min: BCRYPT_MIN_COST,
+      max: BCRYPT_MAX_COST,
+      description: 'log2 of the key-schedule rounds',
+    },
+  },
+  // node.bcrypt.js calls it saltRounds (or rounds), bcryptjs too; hash-wasm costFactor; PHP and Python `rounds`.
+  aliases: { saltRounds: 'cost', rounds: 'cost', costFactor: 'cost', workFactor: 'cost', logRounds: 'cost' },
+  // OWASP Password Storage Cheat Sheet: "a work factor of 10 or more".
+  defaults: { cost: 10 },
+  // 2^14 rounds is 16× the default, about a second even in pure JS: a stored hash claiming more (cost
+  // 31 is 2^17 × that) is refused before any work.
+  caps: { cost: 14 },
+  budget: { units: 2 ** 14, memoryBytes: 2 ** 28 },
+  // Eksblowfish: 2^cost rounds of two ExpandKey passes over the 4 KiB S-boxes and the 18-word P-array.
+  work: (params) => ({ units: 2 ** (params.cost as number), memoryBytes: 4 * 256 * 4 + 18 * 4 }),
+  unit: 'key-schedule rounds (2^cost)',
+  bench: [
+    { label: 'bcrypt cost 10', params: { cost: 10 }, quick: true },
+    { label: 'bcrypt cost 12', params: { cost: 12 }, quick: false },
+  ],
+  baseline: '@authlab/hash-bcrypt',
+  absurd: [{ label: 'cost 31', edit: (h) => h.replace(/^\$(2[aby]?)\$\d\d\$/, '$$$1$$31$$') }],
+  vectors: { encoded: 'BCRYPT_VECTORS' },
+  testParams: { cheap: { cost: 4 }, stronger: { cost: 5 } },
+  policy: BCRYPT_PASSWORD_POLICY,
 }

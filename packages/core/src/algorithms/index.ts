@@ -1,0 +1,6 @@
+export * from './argon2id.js'
+export * from './bcrypt.js'
+export * from './pbkdf2.js'
+export * from './profile.js'
+export * from './registry.js'
+export * from './scrypt.js'

@@ -1,0 +1,66 @@
+export type Kind = 'id' | 'hash' | 'stretch'
+
+export interface KindConvention {
+  readonly label: string
+  /** The factory every package of the kind exports. */
+  readonly factory: string
+  /** The ready-made default export, when the kind has one. */
+  readonly ready: string | undefined
+  /** Hash packages only: the export listing the algorithms of a multi-algorithm package. */
+  readonly algorithms?: string
+}
+
+export declare const KINDS: Readonly<Record<Kind, KindConvention>>
+
+export interface Manifest {
+  name: string
+  version: string
+  private?: boolean
+  authlab?: { kind?: string }
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  workspaces?: string[]
+  exports?: unknown
+  main?: string
+  [key: string]: unknown
+}
+
+export interface WorkspacePackage {
+  readonly dir: string
+  readonly manifest: Manifest
+}
+
+/** A strategy package found in the workspace by its `"authlab": { "kind" }` declaration. */
+export interface StrategyPackage {
+  readonly name: string
+  readonly version: string
+  readonly kind: Kind
+  /** Absolute directory of the package. */
+  readonly dir: string
+  /** Runtime dependencies with the versions actually installed. */
+  readonly dependencies: Readonly<Record<string, string>>
+}
+
+/** A loaded strategy package: its metadata plus the module's named exports. */
+export interface LoadedPackage extends StrategyPackage {
+  readonly exports: Readonly<Record<string, unknown>>
+}
+
+export type LoadOutcome = { ok: true; pkg: LoadedPackage } | { ok: false; name: string; reason: string }
+
+export declare function readManifest(dir: string): Manifest
+export declare function workspaceDirs(root: string): string[]
+export declare function workspacePackages(root: string): WorkspacePackage[]
+export declare function publishablePackages(root: string): WorkspacePackage[]
+export declare function kindOf(pkg: WorkspacePackage): Kind | undefined
+export declare function installedVersion(dir: string, dependency: string): string
+export declare function discoverPackages(root: string): StrategyPackage[]
+export declare function esmEntry(pkg: { readonly dir: string }): string
+export declare function loadPackages(packages: readonly StrategyPackage[]): Promise<LoadOutcome[]>
+export declare function factoryOf(pkg: LoadedPackage): (options?: unknown) => unknown
+export declare function hashAlgorithms(pkg: LoadedPackage): readonly string[]
+export declare function hashOptions(
+  pkg: LoadedPackage,
+  algorithm: string,
+  params: Readonly<Record<string, number>>,
+): Record<string, unknown> | undefined

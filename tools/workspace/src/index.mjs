@@ -1,0 +1,193 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/**
+ * What each `"authlab": { "kind" }` means: the factory every package of that kind exports, and the
+ * ready-made default (CONTRIBUTING.md, "Conventions for a strategy package"). Written once here, so
+ * the bench, the store matrix, the packaging checks and the scaffold cannot disagree.
+ */
+export const KINDS = Object.freeze({
+  id: Object.freeze({ label: 'session-ID generator', factory: 'createIdGenerator', ready: 'generateId' }),
+  // A package implementing several algorithms exports them as ALGORITHMS and takes an `algorithm` option.
+  hash: Object.freeze({
+    label: 'password hasher',
+    factory: 'createHasher',
+    ready: 'hasher',
+    algorithms: 'ALGORITHMS',
+  }),
+  stretch: Object.freeze({ label: 'key-stretching chain', factory: 'createStretcher', ready: undefined }),
+})
+
+/** @param {string} dir */
+export function readManifest(dir) {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+}
+
+/**
+ * The workspace directories with a package.json, from the root package.json `workspaces` globs (the
+ * `dir/*` and plain `dir` forms this repository uses).
+ * @param {string} root
+ */
+export function workspaceDirs(root) {
+  /** @type {string[]} */
+  const patterns = readManifest(root).workspaces ?? []
+  return patterns.flatMap((pattern) => {
+    if (!pattern.endsWith('/*'))
+      return existsSync(join(root, pattern, 'package.json')) ? [resolve(root, pattern)] : []
+    const parent = resolve(root, pattern.slice(0, -2))
+    if (!existsSync(parent)) return []
+    return readdirSync(parent)
+      .map((name) => join(parent, name))
+      .filter((dir) => existsSync(join(dir, 'package.json')))
+  })
+}
+
+/**
+ * Every workspace package with its manifest, sorted by name.
+ * @param {string} root
+ */
+export function workspacePackages(root) {
+  return workspaceDirs(root)
+    .map((dir) => ({ dir, manifest: readManifest(dir) }))
+    .sort((a, b) => String(a.manifest.name).localeCompare(String(b.manifest.name)))
+}
+
+/**
+ * Every publishable package: each workspace whose package.json is not private.
+ * @param {string} root
+ */
+export function publishablePackages(root) {
+  return workspacePackages(root).filter(({ manifest }) => manifest.private !== true)
+}
+
+/**
+ * The kind a package declares, checked: undefined when it declares none, an Error naming the file
+ * for a kind outside KINDS.
+ * @param {{ dir: string, manifest: import('./index.d.mts').Manifest }} pkg
+ * @returns {import('./index.d.mts').Kind | undefined}
+ */
+export function kindOf({ dir, manifest }) {
+  const kind = manifest.authlab?.kind
+  if (kind === undefined) return undefined
+  if (!Object.hasOwn(KINDS, kind) || !manifest.name) {
+    throw new Error(
+      `${join(dir, 'package.json')}: "authlab.kind" must be one of ${Object.keys(KINDS).join(', ')} (got ${String(kind)})`,
+    )
+  }
+  return /** @type {import('./index.d.mts').Kind} */ (kind)
+}
+
+/**
+ * The installed version of `dependency` as Node would resolve it from `dir` (nearest node_modules).
+ * @param {string} dir @param {string} dependency
+ */
+export function installedVersion(dir, dependency) {
+  for (let at = dir; ; at = resolve(at, '..')) {
+    const file = join(at, 'node_modules', dependency, 'package.json')
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).version ?? 'unknown'
+    if (resolve(at, '..') === at) return 'not installed'
+  }
+}
+
+/**
+ * Every workspace package declaring `"authlab": { "kind" }`, sorted by name: declared metadata, not
+ * a hand-kept list, so adding a package needs no edit in any consumer.
+ * @param {string} root
+ * @returns {import('./index.d.mts').StrategyPackage[]}
+ */
+export function discoverPackages(root) {
+  return workspacePackages(root).flatMap((pkg) => {
+    const kind = kindOf(pkg)
+    if (kind === undefined) return []
+    const { dir, manifest } = pkg
+    const dependencies = Object.fromEntries(
+      Object.keys(manifest.dependencies ?? {}).map((dep) => [dep, installedVersion(dir, dep)]),
+    )
+    return [{ name: manifest.name, version: manifest.version ?? '0.0.0', kind, dir, dependencies }]
+  })
+}
+
+/**
+ * The ESM entry file a package exports (`exports["."].import`, falling back to `main`).
+ * @param {{ dir: string }} pkg
+ */
+export function esmEntry({ dir }) {
+  const manifest = readManifest(dir)
+  const dot = manifest.exports?.['.'] ?? manifest.exports
+  /** @param {unknown} value @returns {string | undefined} */
+  const pick = (value) => {
+    if (typeof value === 'string') return value
+    if (value && typeof value === 'object') {
+      const conditions = /** @type {Record<string, unknown>} */ (value)
+      return pick(conditions.import) ?? pick(conditions.default)
+    }
+    return undefined
+  }
+  return join(dir, pick(dot) ?? manifest.main ?? 'index.js')
+}
+
+/**
+ * Imports each package's built entry; an unbuilt or broken package is reported, not thrown.
+ * @param {readonly import('./index.d.mts').StrategyPackage[]} packages
+ * @returns {Promise<import('./index.d.mts').LoadOutcome[]>}
+ */
+export function loadPackages(packages) {
+  return Promise.all(
+    packages.map(async (pkg) => {
+      const entry = esmEntry(pkg)
+      if (!existsSync(entry)) return { ok: false, name: pkg.name, reason: `not built (${entry} missing)` }
+      try {
+        const exports = await import(pathToFileURL(entry).href)
+        return { ok: true, pkg: { ...pkg, exports } }
+      } catch (error) {
+        return {
+          ok: false,
+          name: pkg.name,
+          reason: `failed to load: ${/** @type {Error} */ (error).message}`,
+        }
+      }
+    }),
+  )
+}
+
+/**
+ * The kind's factory a loaded package exports (`createHasher` for a hash package, ...); an Error
+ * naming the package when it is missing.
+ * @param {import('./index.d.mts').LoadedPackage} pkg
+ * @returns {(options?: unknown) => unknown}
+ */
+export function factoryOf(pkg) {
+  const name = KINDS[pkg.kind].factory
+  const factory = pkg.exports[name]
+  if (typeof factory !== 'function') throw new Error(`${pkg.name}: no ${name} export (kind "${pkg.kind}")`)
+  return /** @type {(options?: unknown) => unknown} */ (factory)
+}
+
+/**
+ * The algorithms a loaded hash package implements, as it declares them: its `ALGORITHMS` export (then
+ * chosen with the `algorithm` option), else the one its default hasher reports.
+ * @param {import('./index.d.mts').LoadedPackage} pkg
+ * @returns {readonly string[]}
+ */
+export function hashAlgorithms(pkg) {
+  const declared = pkg.exports[KINDS.hash.algorithms]
+  if (Array.isArray(declared)) return declared
+  const hasher = /** @type {{ info?: { algorithm?: unknown } } | undefined} */ (pkg.exports[KINDS.hash.ready])
+  if (typeof hasher?.info?.algorithm !== 'string')
+    throw new Error(`${pkg.name}: no ${KINDS.hash.ready} export with info.algorithm`)
+  return [hasher.info.algorithm]
+}
+
+/**
+ * The options that make a loaded hash package hash with `algorithm` at `params` (cost parameters keyed
+ * as in `info.params`), or undefined when it does not implement that algorithm: no guessing by
+ * try/catch, since every option is checked strictly.
+ * @param {import('./index.d.mts').LoadedPackage} pkg @param {string} algorithm
+ * @param {Readonly<Record<string, number>>} params
+ * @returns {Record<string, unknown> | undefined}
+ */
+export function hashOptions(pkg, algorithm, params) {
+  if (!hashAlgorithms(pkg).includes(algorithm)) return undefined
+  return Array.isArray(pkg.exports[KINDS.hash.algorithms]) ? { algorithm, ...params } : { ...params }
+}

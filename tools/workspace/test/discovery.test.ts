@@ -1,0 +1,58 @@
+import { readdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { expect, test } from 'vitest'
+import {
+  discoverPackages,
+  factoryOf,
+  hashAlgorithms,
+  hashOptions,
+  KINDS,
+  kindOf,
+  loadPackages,
+} from '../src/index.mjs'
+
+const ROOT = resolve(import.meta.dirname, '../../..')
+
+test('every package under packages/ with an authlab.kind is discovered, and nothing else', () => {
+  const declared = readdirSync(join(ROOT, 'packages')).filter((folder) => /^(id|hash|stretch)-/.test(folder))
+  const found = discoverPackages(ROOT)
+  expect(found.map((pkg) => pkg.dir.replace(`${ROOT}/packages/`, '')).sort()).toEqual(declared.sort())
+  for (const pkg of found) expect(pkg.name).toBe(`@authlab/${pkg.dir.split('/').at(-1)}`)
+})
+
+test('every discovered package exports its kind’s factory (and ready default)', async () => {
+  for (const outcome of await loadPackages(discoverPackages(ROOT))) {
+    if (!outcome.ok) throw new Error(`${outcome.name}: ${outcome.reason}`)
+    expect(typeof factoryOf(outcome.pkg), outcome.pkg.name).toBe('function')
+    const ready = KINDS[outcome.pkg.kind].ready
+    if (ready) expect(outcome.pkg.exports[ready], `${outcome.pkg.name} ${ready}`).toBeDefined()
+  }
+})
+
+test('a kind outside the conventions is an error naming the file', () => {
+  expect(() =>
+    kindOf({ dir: '/x', manifest: { name: 'x', version: '1', authlab: { kind: 'hashh' } } }),
+  ).toThrow(/\/x\/package.json: "authlab.kind" must be one of id, hash, stretch \(got hashh\)/)
+})
+
+test('every bench setting of every algorithm a hash package declares is reachable without guessing', async () => {
+  const { getAlgorithm } = await import('@authlab/core')
+  let reached = 0
+  for (const outcome of await loadPackages(discoverPackages(ROOT).filter((pkg) => pkg.kind === 'hash'))) {
+    if (!outcome.ok) throw new Error(`${outcome.name}: ${outcome.reason}`)
+    for (const algorithm of hashAlgorithms(outcome.pkg)) {
+      for (const { params } of getAlgorithm(algorithm).bench) {
+        const hasher = factoryOf(outcome.pkg)(hashOptions(outcome.pkg, algorithm, params)) as {
+          info: { algorithm: string; params: Record<string, unknown> }
+          close?: () => Promise<void>
+        }
+        expect(hasher.info.algorithm, outcome.pkg.name).toBe(algorithm)
+        expect(hasher.info.params, outcome.pkg.name).toMatchObject(params)
+        await hasher.close?.()
+        reached++
+      }
+    }
+    expect(hashOptions(outcome.pkg, 'no-such-algorithm', {})).toBeUndefined()
+  }
+  expect(reached).toBeGreaterThan(10)
+})
