@@ -8,6 +8,10 @@ export type AuthlabErrorCode =
   | 'ERR_AUTHLAB_PARAMETER_LIMIT'
   | 'ERR_AUTHLAB_PASSWORD_POLICY'
   | 'ERR_AUTHLAB_INVALID_OPTION'
+  | 'ERR_AUTHLAB_REMOTE_UNAVAILABLE'
+  | 'ERR_AUTHLAB_REMOTE_REJECTED'
+  | 'ERR_AUTHLAB_REMOTE_TIMEOUT'
+  | 'ERR_AUTHLAB_REMOTE_BAD_RESPONSE'
 
 export class AuthlabError extends Error {
   readonly code: AuthlabErrorCode
@@ -44,6 +48,34 @@ export class PasswordPolicyError extends AuthlabError {
 export class InvalidOptionError extends AuthlabError {
   constructor(message: string, options?: ErrorOptions) {
     super('ERR_AUTHLAB_INVALID_OPTION', message, options)
+  }
+}
+
+/** A remote service could not be reached or stayed overloaded (refused, reset, 503) after the allowed retries. */
+export class RemoteUnavailableError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_UNAVAILABLE', message, options)
+  }
+}
+
+/** A remote service refused the request itself (bad signature, parameters not allowed): retrying cannot help. */
+export class RemoteRejectedError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_REJECTED', message, options)
+  }
+}
+
+/** A remote call did not complete within its deadline. */
+export class RemoteTimeoutError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_TIMEOUT', message, options)
+  }
+}
+
+/** A remote service answered with something that is not a valid result (wrong length, not JSON, not hex). */
+export class RemoteBadResponseError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_BAD_RESPONSE', message, options)
   }
 }
 
