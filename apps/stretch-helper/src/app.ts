@@ -128,6 +128,11 @@ export function buildHelper(options: HelperOptions): {
   app.addHook('preClose', async () => {
     draining = true
   })
+  // fastify closes the connections idle when shutdown starts; a keep-alive connection busy then would
+  // stay open after its answer and hold the drain until the client's idle timeout, so close it.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close')
+  })
 
   app.get('/health', async () => ({ status: 'ok', ...stats() }))
   app.get('/ready', async (_request, reply) =>
