@@ -54,7 +54,7 @@ function table(result: CapacityResult): string {
   const rtt = result.rttMs ? `, simulated RTT ${result.rttMs} ms` : ', loopback'
   const lines = [
     `helper: ${result.helperCores} core${result.helperPinned ? ' (pinned)' : ''}, scrypt ${result.scryptMs.toFixed(0)} ms → capacity ${result.capacityPerS.toFixed(2)}/s; ${result.arrivals}, ${result.durationMs / 1000} s per level, deadline ${result.timeoutMs} ms${rtt}`,
-    'load   offered/s  completed/s  p50 ms  p99 ms  503s  retries  errors  wrong  unanswered  helper RSS MiB',
+    'load   offered/s  arrived/s  completed/s  p50 ms  p99 ms  503s  retries  errors  wrong  unanswered  helper RSS MiB',
   ]
   for (const l of result.levels) {
     const errors = Object.values(l.errors).reduce((a, b) => a + b, 0)
@@ -62,6 +62,7 @@ function table(result: CapacityResult): string {
       [
         `${l.multiplier}×`.padEnd(5),
         l.offeredPerS.toFixed(2).padStart(10),
+        l.arrivedPerS.toFixed(2).padStart(10),
         l.completedPerS.toFixed(2).padStart(12),
         l.p50Ms.toFixed(0).padStart(7),
         l.p99Ms.toFixed(0).padStart(7),

@@ -24,6 +24,8 @@ export interface CapacityLevel {
   multiplier: number
   offeredPerS: number
   calls: number
+  /** Calls that actually arrived, per second: Poisson arrivals scatter around the offered rate. */
+  arrivedPerS: number
   /** Calls that returned the right key (including those that ended after the arrival window). */
   completed: number
   /** Right keys returned inside the arrival window, per second of it. */
@@ -94,7 +96,14 @@ async function runLevel(
   ratePerS: number,
   options: Required<Pick<CapacityOptions, 'durationMs' | 'timeoutMs'>>,
 ): Promise<Omit<CapacityLevel, 'multiplier' | 'offeredPerS' | 'helperPeakRssMiB'>> {
-  const remote = createRemoteScrypt({ url: helper.url, secret: helper.secret, timeoutMs: options.timeoutMs })
+  // Independent clients each bring their own connection: a small pool would queue the overload
+  // inside this process, where the helper never sees it and cannot answer 503.
+  const remote = createRemoteScrypt({
+    url: helper.url,
+    secret: helper.secret,
+    timeoutMs: options.timeoutMs,
+    connections: 256,
+  })
   const latencies: number[] = []
   const errors: Record<string, number> = {}
   let wrong = 0
@@ -135,6 +144,7 @@ async function runLevel(
   latencies.sort((a, b) => a - b)
   return {
     calls: pending.length,
+    arrivedPerS: pending.length / (options.durationMs / 1000),
     completed: latencies.length,
     // Completions inside the arrival window: what the helper sustained while load was offered.
     completedPerS: withinWindow / (options.durationMs / 1000),
