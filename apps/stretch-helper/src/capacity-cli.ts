@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { availableParallelism, cpus, loadavg, platform, release } from 'node:os'
+import { cpus, loadavg, platform, release } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -40,7 +40,8 @@ function environment() {
   } catch {}
   return {
     cpu: cpus()[0]?.model ?? 'unknown',
-    cores: availableParallelism(),
+    // The machine's cores: availableParallelism() here would count only the one this process is pinned to.
+    cores: cpus().length,
     os: `${platform()} ${release()}`,
     runtime: `node ${process.version}`,
     commit,

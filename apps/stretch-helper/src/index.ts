@@ -3,3 +3,4 @@ export { type CapacityLevel, type CapacityOptions, type CapacityResult, runCapac
 export { configFromEnv } from './config.js'
 export { checkParams, keyOf, maxmemFor, ONEPW_PARAMS, type ScryptParams } from './params.js'
 export { type HelperProcess, type HelperProcessOptions, startHelperProcess } from './process.js'
+export { type RemoteScryptSetup, startRemoteScrypt } from './remote.js'

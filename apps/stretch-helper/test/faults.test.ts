@@ -4,6 +4,7 @@ import { createStretcher } from '@authlab/stretch-onepw'
 import { createRemoteScrypt, type RemoteScryptOptions } from '@authlab/stretch-remote'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { type HelperProcess, startHelperProcess } from '../src/process.js'
+import { startRemoteScrypt } from '../src/remote.js'
 import { ONEPW_SALT, onepwBody, signedHeaders } from './fixtures.js'
 
 // The helper runs as its own process from its build, as in production, and is faulted from outside:
@@ -89,8 +90,9 @@ const health = async (helper: HelperProcess) =>
 
 describe('the helper process under faults', () => {
   test('gives the keys local scrypt gives, and the same onepw keys as the local chain', async () => {
-    const helper = await helperProcess()
-    const remote = remoteFor(helper)
+    const { scrypt: remote, helper, close } = await startRemoteScrypt()
+    running.push(helper)
+    clients.push({ close })
     const tally = await run(remote, 6, 10_000)
     expectSafe('correctness', tally)
     expect(tally.correct).toBe(6)
