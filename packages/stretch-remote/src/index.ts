@@ -145,6 +145,7 @@ function reasonOf(text: string): string {
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason)
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer)
