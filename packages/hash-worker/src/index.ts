@@ -11,6 +11,10 @@ import {
   type Password,
   type PasswordHasher,
   PasswordPolicyError,
+  RemoteBadResponseError,
+  RemoteRejectedError,
+  RemoteTimeoutError,
+  RemoteUnavailableError,
 } from '@authlab/core'
 import { Piscina } from 'piscina'
 import { buildDirectory } from './location.cjs'
@@ -49,6 +53,10 @@ const ERRORS: Record<AuthlabErrorCode, new (message: string) => AuthlabError> = 
   ERR_AUTHLAB_PARAMETER_LIMIT: ParameterLimitError,
   ERR_AUTHLAB_PASSWORD_POLICY: PasswordPolicyError,
   ERR_AUTHLAB_INVALID_OPTION: InvalidOptionError,
+  ERR_AUTHLAB_REMOTE_UNAVAILABLE: RemoteUnavailableError,
+  ERR_AUTHLAB_REMOTE_REJECTED: RemoteRejectedError,
+  ERR_AUTHLAB_REMOTE_TIMEOUT: RemoteTimeoutError,
+  ERR_AUTHLAB_REMOTE_BAD_RESPONSE: RemoteBadResponseError,
 }
 
 /**
