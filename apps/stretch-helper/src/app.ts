@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { InvalidOptionError } from '@authlab/core'
 import { secretBytes } from '@authlab/stretch-remote'
@@ -124,6 +125,20 @@ export function buildHelper(options: HelperOptions): {
       // Node's SyntaxError quotes the body; this message must not, since error messages are logged.
       done(httpError(400, 'body is not valid JSON'), undefined)
     }
+  })
+  // A refusal is routine (and, under attack, frequent): one short info line without a stack trace.
+  // A failure of the helper itself is logged in full, but its message is not sent to the client.
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const given = error.statusCode ?? 500
+    const refused = (given >= 400 && given < 500) || given === 503
+    const status = refused ? given : 500
+    if (refused) request.log.info({ statusCode: status, reason: error.message }, 'refused')
+    else request.log.error({ err: error }, 'failed')
+    return reply.code(status).send({
+      statusCode: status,
+      error: STATUS_CODES[status],
+      message: refused ? error.message : 'internal error',
+    })
   })
   app.addHook('preClose', async () => {
     draining = true

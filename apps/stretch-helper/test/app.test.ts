@@ -174,6 +174,23 @@ describe('the scrypt helper', () => {
     expect(leaked).toEqual([])
   })
 
+  test('answers a failure of its own with a bare 500, and frees the slot', async () => {
+    const failing: ScryptFn = async () => {
+      throw new Error('out of memory in scryptROMix')
+    }
+    const { app, stats } = helper({ scrypt: failing, concurrency: 1, queueLimit: 0 })
+    for (let i = 0; i < 2; i++) {
+      const response = await post(app, body)
+      expect(response.statusCode).toBe(500)
+      expect(response.json()).toEqual({
+        statusCode: 500,
+        error: 'Internal Server Error',
+        message: 'internal error',
+      })
+    }
+    expect(stats()).toMatchObject({ running: 0, overloaded: 0 })
+  })
+
   test('refuses a short secret and bad configuration with typed errors', () => {
     expect(() => buildHelper({ secret: 'short' })).toThrow(
       expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION' }),
