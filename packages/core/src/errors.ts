@@ -12,6 +12,10 @@ export type AuthlabErrorCode =
   | 'ERR_AUTHLAB_TIMEOUT'
   | 'ERR_AUTHLAB_CLOSED'
   | 'ERR_AUTHLAB_WORKER'
+  | 'ERR_AUTHLAB_REMOTE_UNAVAILABLE'
+  | 'ERR_AUTHLAB_REMOTE_REJECTED'
+  | 'ERR_AUTHLAB_REMOTE_TIMEOUT'
+  | 'ERR_AUTHLAB_REMOTE_BAD_RESPONSE'
 
 export class AuthlabError extends Error {
   readonly code: AuthlabErrorCode
@@ -86,6 +90,34 @@ export class ClosedError extends AuthlabError {
 export class WorkerError extends AuthlabError {
   constructor(message: string, options?: ErrorOptions) {
     super('ERR_AUTHLAB_WORKER', message, options)
+  }
+}
+
+/** A remote service could not be reached or stayed overloaded (refused, reset, 503) after the allowed retries. */
+export class RemoteUnavailableError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_UNAVAILABLE', message, options)
+  }
+}
+
+/** A remote service refused the request itself (bad signature, parameters not allowed): retrying cannot help. */
+export class RemoteRejectedError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_REJECTED', message, options)
+  }
+}
+
+/** A remote call did not complete within its deadline. */
+export class RemoteTimeoutError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_TIMEOUT', message, options)
+  }
+}
+
+/** A remote service answered with something that is not a valid result (wrong length, not JSON, not hex). */
+export class RemoteBadResponseError extends AuthlabError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_AUTHLAB_REMOTE_BAD_RESPONSE', message, options)
   }
 }
 

@@ -10,6 +10,13 @@ import {
   type Password,
   type PasswordHasher,
   PasswordPolicyError,
+  ClosedError,
+  OverloadError,
+  RemoteBadResponseError,
+  RemoteRejectedError,
+  RemoteTimeoutError,
+  RemoteUnavailableError,
+  TimeoutError,
   WorkerError,
 } from '@authlab/core'
 import { buildDirectory } from './location.cjs'
@@ -25,23 +32,30 @@ export interface WorkerHasher extends PasswordHasher {
   close(): Promise<void>
 }
 
+/** Every authlab code back to its class, so a worker's typed failure is the same class on this thread. */
+const ERRORS: Record<AuthlabErrorCode, new (message: string) => AuthlabError> = {
+  ERR_AUTHLAB_INVALID_HASH: InvalidHashError,
+  ERR_AUTHLAB_PARAMETER_LIMIT: ParameterLimitError,
+  ERR_AUTHLAB_PASSWORD_POLICY: PasswordPolicyError,
+  ERR_AUTHLAB_INVALID_OPTION: InvalidOptionError,
+  ERR_AUTHLAB_OVERLOAD: OverloadError,
+  ERR_AUTHLAB_TIMEOUT: TimeoutError,
+  ERR_AUTHLAB_CLOSED: ClosedError,
+  ERR_AUTHLAB_WORKER: WorkerError,
+  ERR_AUTHLAB_REMOTE_UNAVAILABLE: RemoteUnavailableError,
+  ERR_AUTHLAB_REMOTE_REJECTED: RemoteRejectedError,
+  ERR_AUTHLAB_REMOTE_TIMEOUT: RemoteTimeoutError,
+  ERR_AUTHLAB_REMOTE_BAD_RESPONSE: RemoteBadResponseError,
+}
+
 /** Rebuilds a worker's failure on this thread: the same class for an authlab code, a WorkerError for the rest. */
 function rebuild(code: string | undefined, message: string): AuthlabError {
-  switch (code) {
-    case 'ERR_AUTHLAB_INVALID_HASH':
-      return new InvalidHashError(message)
-    case 'ERR_AUTHLAB_PARAMETER_LIMIT':
-      return new ParameterLimitError(message)
-    case 'ERR_AUTHLAB_PASSWORD_POLICY':
-      return new PasswordPolicyError(message)
-    case 'ERR_AUTHLAB_INVALID_OPTION':
-      return new InvalidOptionError(message)
-    default:
-      // A code this version does not know (a newer core) keeps its code; anything else is untyped work failure.
-      return code?.startsWith('ERR_AUTHLAB_')
-        ? new AuthlabError(code as AuthlabErrorCode, message)
-        : new WorkerError(`the strategy failed on a worker thread: ${message}`)
-  }
+  const known = code === undefined ? undefined : ERRORS[code as AuthlabErrorCode]
+  if (known !== undefined) return new known(message)
+  // A code this version does not know (a newer core) keeps its code; anything else is untyped work failure.
+  return code?.startsWith('ERR_AUTHLAB_')
+    ? new AuthlabError(code as AuthlabErrorCode, message)
+    : new WorkerError(`the strategy failed on a worker thread: ${message}`)
 }
 
 /**
