@@ -1,5 +1,15 @@
 export { type CellOptions, checkCell, LOGIN } from './cell.js'
 export { CheckFailure, type Outcome } from './check.js'
+export {
+  FAULT_KINDS,
+  type FaultCellOptions,
+  type FaultCellReport,
+  type FaultKind,
+  runFaultCell,
+  type SavePattern,
+} from './fault/cell.js'
+export type { LoadCounts } from './fault/load.js'
+export { type FaultMode, FaultProxy } from './fault/proxy.js'
 export { CHART_LENGTHS, createFixedLengthGenerator } from './fixed-length.js'
 export {
   GENERATOR_HEADER,
