@@ -27,6 +27,14 @@ export {
   type StoreReport,
   unreachableReport,
 } from './matrix.js'
+export {
+  RACE_VARIANTS,
+  type RaceGuard,
+  type RaceOptions,
+  type RaceReport,
+  type RaceVariant,
+  runLogoutRace,
+} from './race.js'
 export { cellText, type MatrixResults, toMarkdown } from './report.js'
 export { isReachable, MARIADB, POSTGRES, REDIS, unreachableMessage } from './services.js'
 export * from './stores/index.js'

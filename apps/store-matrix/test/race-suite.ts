@@ -1,0 +1,64 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createHasher } from '@authlab/hash-bcryptjs'
+import { createUserDirectory } from '@authlab/servers'
+import { describe, expect, test } from 'vitest'
+import {
+  isReachable,
+  LOGIN,
+  RACE_VARIANTS,
+  type RaceGuard,
+  type RaceReport,
+  runLogoutRace,
+  type StoreBackend,
+  unreachableMessage,
+} from '../src/index.js'
+
+const FRAMEWORKS = ['express', 'fastify'] as const
+const GUARDS: readonly RaceGuard[] = ['none', 'guarded']
+const RESULTS = join(import.meta.dirname, '../.last-run/races')
+
+/**
+ * The logout-race column of one store: framework × variant (concurrent writes, or read-only requests)
+ * × without and with @authlab/session-logout-guard, 20 trials each.
+ */
+export function raceSuite(backend: StoreBackend): void {
+  describe(`${backend.label}: logout races`, () => {
+    let reports: RaceReport[] = []
+
+    test(`every cell runs${backend.service ? ` (${backend.service.name} must be reachable)` : ''}`, async () => {
+      if (backend.service && !(await isReachable(backend.service)))
+        expect.fail(unreachableMessage(backend.service))
+      // Cost 4 (bcrypt's minimum): the race is about the session layer, not the hash.
+      const users = await createUserDirectory(createHasher({ cost: 4 }), { [LOGIN.username]: LOGIN.password })
+      const cells = FRAMEWORKS.flatMap((framework) =>
+        RACE_VARIANTS.flatMap((variant) => GUARDS.map((guard) => ({ framework, variant, guard }))),
+      )
+      reports = []
+      // One cell at a time: the race is between requests of one cell, not between cells.
+      for (const cell of cells)
+        reports.push(
+          await runLogoutRace({ backend, ...cell, users, secret: 'store-matrix-race-secret-of-32+chars' }),
+        )
+      await mkdir(RESULTS, { recursive: true })
+      await writeFile(join(RESULTS, `${backend.name}.json`), `${JSON.stringify(reports, null, 2)}\n`)
+    }, 120_000)
+
+    test('without the guard the race is real: some logout is undone', () => {
+      // Proves the setup can see a resurrection, so the guarded zeros below mean something.
+      const unguarded = reports.filter((r) => r.guard === 'none')
+      expect(unguarded).toHaveLength(4)
+      expect(unguarded.reduce((sum, r) => sum + r.resurrected, 0)).toBeGreaterThan(0)
+    })
+
+    test.each(FRAMEWORKS.flatMap((framework) => RACE_VARIANTS.map((variant) => ({ framework, variant }))))(
+      'guarded · $framework · $variant: no session comes back after logout',
+      ({ framework, variant }) => {
+        const cell = reports.find(
+          (r) => r.framework === framework && r.variant === variant && r.guard === 'guarded',
+        )
+        expect(cell).toMatchObject({ resurrected: 0, failed: 0, trials: 20 })
+      },
+    )
+  })
+}
