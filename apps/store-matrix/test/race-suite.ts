@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { createHasher } from '@authlab/hash-bcryptjs'
 import { createUserDirectory } from '@authlab/servers'
 import { describe, expect, test } from 'vitest'
@@ -13,10 +11,10 @@ import {
   type StoreBackend,
   unreachableMessage,
 } from '../src/index.js'
+import { environmentNow, recordColumn } from './record.js'
 
 const FRAMEWORKS = ['express', 'fastify'] as const
 const GUARDS: readonly RaceGuard[] = ['none', 'guarded']
-const RESULTS = join(import.meta.dirname, '../.last-run/races')
 
 /**
  * The logout-race column of one store: framework × variant (concurrent writes, or read-only requests)
@@ -29,19 +27,20 @@ export function raceSuite(backend: StoreBackend): void {
     test(`every cell runs${backend.service ? ` (${backend.service.name} must be reachable)` : ''}`, async () => {
       if (backend.service && !(await isReachable(backend.service)))
         expect.fail(unreachableMessage(backend.service))
+      const environment = environmentNow()
       // Cost 4 (bcrypt's minimum): the race is about the session layer, not the hash.
       const users = await createUserDirectory(createHasher({ cost: 4 }), { [LOGIN.username]: LOGIN.password })
       const cells = FRAMEWORKS.flatMap((framework) =>
         RACE_VARIANTS.flatMap((variant) => GUARDS.map((guard) => ({ framework, variant, guard }))),
       )
-      reports = []
-      // One cell at a time: the race is between requests of one cell, not between cells.
-      for (const cell of cells)
-        reports.push(
-          await runLogoutRace({ backend, ...cell, users, secret: 'store-matrix-race-secret-of-32+chars' }),
-        )
-      await mkdir(RESULTS, { recursive: true })
-      await writeFile(join(RESULTS, `${backend.name}.json`), `${JSON.stringify(reports, null, 2)}\n`)
+      // The cells run at once, each on its own namespace and server: a race is between the requests of
+      // one cell, and the trials within a cell stay sequential.
+      reports = await Promise.all(
+        cells.map((cell) =>
+          runLogoutRace({ backend, ...cell, users, secret: 'store-matrix-race-secret-of-32+chars' }),
+        ),
+      )
+      await recordColumn('races', backend.name, environment, reports)
     }, 120_000)
 
     test('without the guard the race is real: some logout is undone', () => {
