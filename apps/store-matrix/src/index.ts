@@ -34,6 +34,7 @@ export {
   type RaceReport,
   type RaceVariant,
   runLogoutRace,
+  type TombstonePlace,
 } from './race.js'
 export { cellText, type MatrixResults, toMarkdown } from './report.js'
 export { isReachable, MARIADB, POSTGRES, REDIS, unreachableMessage } from './services.js'

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { Agent } from 'node:http'
-import { FRAMEWORKS, type Framework, send, type UserDirectory } from '@authlab/servers'
+import { FRAMEWORKS, type Framework, type RunningServer, send, type UserDirectory } from '@authlab/servers'
 import { guardLogout, memoryTombstones, storeTombstones } from '@authlab/session-logout-guard'
 import type { Store } from 'express-session'
 import { LOGIN } from './cell.js'
-import type { StoreBackend } from './stores/backend.js'
+import type { OpenStore, StoreBackend } from './stores/backend.js'
 
 /**
  * `writes`: the concurrent requests change the session (`GET /` counts a visit);
@@ -16,11 +16,21 @@ export const RACE_VARIANTS: readonly RaceVariant[] = ['writes', 'read-only']
 /** `none`: the store as is; `guarded`: wrapped by @authlab/session-logout-guard. */
 export type RaceGuard = 'none' | 'guarded'
 
+/** Where the guard keeps its tombstones: each server's memory, or the session store they share. */
+export type TombstonePlace = 'memory' | 'store'
+
 export interface RaceOptions {
   readonly backend: StoreBackend
-  readonly framework: Framework
+  /**
+   * The framework of the server everything goes to, or a pair: then the login, the logout and nothing
+   * else go to the first, the concurrent requests and the final `GET /me` to the second, both on one
+   * store, each with its own guard (two processes behind one shared store, as far as the guard can tell).
+   */
+  readonly framework: Framework | readonly [Framework, Framework]
   readonly variant: RaceVariant
   readonly guard: RaceGuard
+  /** Default: `store` for a server-backed store, `memory` for an embedded one. */
+  readonly tombstones?: TombstonePlace
   readonly users: UserDirectory
   readonly secret: string
   /** Logins raced against their logout. */
@@ -31,11 +41,11 @@ export interface RaceOptions {
 
 export interface RaceReport {
   readonly store: string
-  readonly framework: Framework
+  /** `express`, `fastify`, or `express→fastify` when the logout and the other requests go to different servers. */
+  readonly framework: string
   readonly variant: RaceVariant
   readonly guard: RaceGuard
-  /** Which tombstones the guard used: in memory, or in the session store itself (seen by every process). */
-  readonly tombstones?: 'memory' | 'store'
+  readonly tombstones?: TombstonePlace
   readonly trials: number
   /** Trials where `GET /me` still answered the logged-in user after the logout had answered 204. */
   readonly resurrected: number
@@ -46,65 +56,79 @@ export interface RaceReport {
 /** Session lifetime in the race servers; the guard remembers destroyed IDs this long. */
 const MAX_AGE_MS = 30 * 60 * 1000
 
+function storeFor(opened: OpenStore, guard: RaceGuard, tombstones: TombstonePlace): Store {
+  if (guard === 'none') return opened.store
+  return guardLogout(opened.store, {
+    maxAgeMs: MAX_AGE_MS,
+    tombstones: tombstones === 'store' ? storeTombstones(opened.store) : memoryTombstones(),
+  }) as Store
+}
+
 /**
  * Logout against requests in flight with the same cookie: log in (cookie C), then send
  * `concurrent` × request, `POST /logout`, `concurrent` × request at once, all with C, and ask `GET /me`
  * with C once they have all answered. A 200 there is a resurrected session. The store is a fresh
- * namespace of `backend`; with `guard: 'guarded'` it is wrapped by guardLogout, with tombstones in the
- * store itself when the backend is a shared server (the multi-process setting) and in memory otherwise.
+ * namespace of `backend`.
  */
 export async function runLogoutRace(options: RaceOptions): Promise<RaceReport> {
-  const { backend, framework, variant, guard, users, secret, trials = 20, concurrent = 10 } = options
-  const opened = await backend.open(
-    `race_${framework}_${variant.replace('-', '')}_${guard}_${Date.now() % 1e6}`,
-  )
-  const tombstones = guard === 'none' ? undefined : backend.service ? 'store' : 'memory'
-  const store =
-    guard === 'none'
-      ? opened.store
-      : guardLogout(opened.store, {
-          maxAgeMs: MAX_AGE_MS,
-          tombstones: tombstones === 'store' ? storeTombstones(opened.store) : memoryTombstones(),
-        })
-  const server = await FRAMEWORKS[framework]({
-    generateId: () => randomBytes(16).toString('base64url'),
-    users,
-    secret,
-    store: store as Store,
-    maxAgeMs: MAX_AGE_MS,
-  }).catch(async (error: unknown) => {
-    await opened.close()
-    throw error
-  })
+  const { backend, variant, guard, users, secret, trials = 20, concurrent = 10 } = options
+  const [first, second] = typeof options.framework === 'string' ? [options.framework] : options.framework
+  const label = second === undefined ? first : `${first}→${second}`
+  const tombstones = options.tombstones ?? (backend.service ? 'store' : 'memory')
+  const opened = await backend.open(`race_${randomBytes(4).toString('hex')}`)
+  const servers: RunningServer[] = []
   const agent = new Agent({ keepAlive: true, maxSockets: 2 * concurrent + 1 })
   const path = variant === 'writes' ? '/' : '/me'
   let resurrected = 0
   let failed = 0
   try {
+    // One guard per server, as two processes would have; @fastify/session may share a store instance
+    // with express-session, which only sets `generate` on it.
+    for (const framework of second === undefined ? [first] : [first, second]) {
+      servers.push(
+        await FRAMEWORKS[framework]({
+          generateId: () => randomBytes(16).toString('base64url'),
+          users,
+          secret,
+          store: storeFor(opened, guard, tombstones),
+          maxAgeMs: MAX_AGE_MS,
+        }),
+      )
+    }
+    const [origin, other = origin] = servers.map((server) => server.url) as [string, string?]
     for (let trial = 0; trial < trials; trial++) {
-      const login = await send(server.url, { method: 'POST', path: '/login', body: LOGIN, agent })
+      const login = await send(origin, { method: 'POST', path: '/login', body: LOGIN, agent })
       const cookie = login.sessionCookie
       if (login.status !== 200 || cookie === undefined) {
         failed++
         continue
       }
-      const burst = () => Array.from({ length: concurrent }, () => send(server.url, { path, cookie, agent }))
+      const burst = () => Array.from({ length: concurrent }, () => send(other, { path, cookie, agent }))
       const replies = await Promise.all([
         ...burst(),
-        send(server.url, { method: 'POST', path: '/logout', cookie, agent }),
+        send(origin, { method: 'POST', path: '/logout', cookie, agent }),
         ...burst(),
       ])
       if (replies[concurrent]?.status !== 204) {
         failed++
         continue
       }
-      const me = await send(server.url, { path: '/me', cookie, agent })
+      const me = await send(other, { path: '/me', cookie, agent })
       if (me.status === 200 && me.json?.user === LOGIN.username) resurrected++
     }
   } finally {
     agent.destroy()
-    await server.close()
+    await Promise.allSettled(servers.map((server) => server.close()))
     await opened.close()
   }
-  return { store: backend.name, framework, variant, guard, tombstones, trials, resurrected, failed }
+  return {
+    store: backend.name,
+    framework: label,
+    variant,
+    guard,
+    ...(guard === 'guarded' ? { tombstones } : {}),
+    trials,
+    resurrected,
+    failed,
+  }
 }

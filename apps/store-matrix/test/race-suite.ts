@@ -6,15 +6,19 @@ import {
   LOGIN,
   RACE_VARIANTS,
   type RaceGuard,
+  type RaceOptions,
   type RaceReport,
   runLogoutRace,
   type StoreBackend,
+  type TombstonePlace,
   unreachableMessage,
 } from '../src/index.js'
 import { environmentNow, recordColumn } from './record.js'
 
 const FRAMEWORKS = ['express', 'fastify'] as const
 const GUARDS: readonly RaceGuard[] = ['none', 'guarded']
+const CROSS = ['express', 'fastify'] as const
+const TOMBSTONE_PLACES: readonly TombstonePlace[] = ['memory', 'store']
 
 /**
  * The logout-race column of one store: framework × variant (concurrent writes, or read-only requests)
@@ -30,10 +34,16 @@ export function raceSuite(backend: StoreBackend): void {
       const environment = environmentNow()
       // Cost 4 (bcrypt's minimum): the race is about the session layer, not the hash.
       const users = await createUserDirectory(createHasher({ cost: 4 }), { [LOGIN.username]: LOGIN.password })
-      const cells = FRAMEWORKS.flatMap((framework) =>
+      const cells: Omit<RaceOptions, 'backend' | 'users' | 'secret'>[] = FRAMEWORKS.flatMap((framework) =>
         RACE_VARIANTS.flatMap((variant) => GUARDS.map((guard) => ({ framework, variant, guard }))),
       )
-      // The cells run at once, each on its own namespace and server: a race is between the requests of
+      // Two servers on one shared store, each with its own guard: the logout goes to one, the racing
+      // requests to the other. Tombstones in each server's memory cannot see the other's logouts;
+      // tombstones in the shared store can.
+      if (backend.service)
+        for (const tombstones of TOMBSTONE_PLACES)
+          cells.push({ framework: CROSS, variant: 'writes', guard: 'guarded', tombstones })
+      // The cells run at once, each on its own namespace and servers: a race is between the requests of
       // one cell, and the trials within a cell stay sequential.
       reports = await Promise.all(
         cells.map((cell) =>
@@ -45,7 +55,7 @@ export function raceSuite(backend: StoreBackend): void {
 
     test('without the guard the race is real: some logout is undone', () => {
       // Proves the setup can see a resurrection, so the guarded zeros below mean something.
-      const unguarded = reports.filter((r) => r.guard === 'none')
+      const unguarded = reports.filter((r) => r.guard === 'none' && !r.framework.includes('→'))
       expect(unguarded).toHaveLength(4)
       expect(unguarded.reduce((sum, r) => sum + r.resurrected, 0)).toBeGreaterThan(0)
     })
@@ -59,5 +69,16 @@ export function raceSuite(backend: StoreBackend): void {
         expect(cell).toMatchObject({ resurrected: 0, failed: 0, trials: 20 })
       },
     )
+
+    if (backend.service) {
+      const across = (tombstones: TombstonePlace) =>
+        reports.find((r) => r.framework === CROSS.join('→') && r.tombstones === tombstones)
+      test('two servers, tombstones in each one’s memory: the other server still resurrects', () => {
+        expect(across('memory')?.resurrected).toBeGreaterThan(0)
+      })
+      test('two servers, tombstones in the shared store: no session comes back', () => {
+        expect(across('store')).toMatchObject({ resurrected: 0, failed: 0, trials: 20 })
+      })
+    }
   })
 }
