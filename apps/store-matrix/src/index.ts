@@ -4,8 +4,11 @@ export {
   FAULT_KINDS,
   type FaultCellOptions,
   type FaultCellReport,
+  type FaultColumnOptions,
   type FaultKind,
   runFaultCell,
+  runFaultColumn,
+  SAVE_PATTERNS,
   type SavePattern,
 } from './fault/cell.js'
 export type { LoadCounts } from './fault/load.js'
@@ -28,12 +31,16 @@ export {
   unreachableReport,
 } from './matrix.js'
 export {
+  RACE_GUARDS,
   RACE_VARIANTS,
+  type RaceColumnOptions,
   type RaceGuard,
   type RaceOptions,
   type RaceReport,
   type RaceVariant,
   runLogoutRace,
+  runRaceColumn,
+  TOMBSTONE_PLACES,
   type TombstonePlace,
 } from './race.js'
 export { cellText, type MatrixResults, toMarkdown } from './report.js'

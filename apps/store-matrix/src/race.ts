@@ -15,9 +15,11 @@ export const RACE_VARIANTS: readonly RaceVariant[] = ['writes', 'read-only']
 
 /** `none`: the store as is; `guarded`: wrapped by @authlab/session-logout-guard. */
 export type RaceGuard = 'none' | 'guarded'
+export const RACE_GUARDS: readonly RaceGuard[] = ['none', 'guarded']
 
 /** Where the guard keeps its tombstones: each server's memory, or the session store they share. */
 export type TombstonePlace = 'memory' | 'store'
+export const TOMBSTONE_PLACES: readonly TombstonePlace[] = ['memory', 'store']
 
 export interface RaceOptions {
   readonly backend: StoreBackend
@@ -131,4 +133,30 @@ export async function runLogoutRace(options: RaceOptions): Promise<RaceReport> {
     resurrected,
     failed,
   }
+}
+
+export interface RaceColumnOptions {
+  readonly users: UserDirectory
+  readonly secret: string
+  readonly frameworks?: readonly Framework[]
+  readonly trials?: number
+}
+
+/**
+ * The logout-race column of one store: framework × variant × without and with the guard and, for a
+ * server-backed store, the two-server race with the guard's tombstones in each server's memory and
+ * in the shared store. All cells at once, each on its own namespace and servers: a race is between
+ * the requests of one cell, and the trials within a cell stay sequential.
+ */
+export function runRaceColumn(backend: StoreBackend, options: RaceColumnOptions): Promise<RaceReport[]> {
+  const { frameworks = ['express', 'fastify'], ...shared } = options
+  const cells: Omit<RaceOptions, 'backend' | 'users' | 'secret' | 'trials'>[] = frameworks.flatMap(
+    (framework) =>
+      RACE_VARIANTS.flatMap((variant) => RACE_GUARDS.map((guard) => ({ framework, variant, guard }))),
+  )
+  const [first, second] = frameworks
+  if (backend.service && first !== undefined && second !== undefined)
+    for (const tombstones of TOMBSTONE_PLACES)
+      cells.push({ framework: [first, second], variant: 'writes', guard: 'guarded', tombstones })
+  return Promise.all(cells.map((cell) => runLogoutRace({ ...shared, ...cell, backend })))
 }

@@ -3,7 +3,8 @@ import {
   FAULT_KINDS,
   type FaultCellReport,
   isReachable,
-  runFaultCell,
+  runFaultColumn,
+  SAVE_PATTERNS,
   type SavePattern,
   type StoreBackend,
   unreachableMessage,
@@ -11,7 +12,6 @@ import {
 import { environmentNow, recordColumn } from './record.js'
 
 const FRAMEWORKS = ['express', 'fastify'] as const
-const PATTERNS: readonly SavePattern[] = ['framework-default', 'save-before-reply']
 
 /**
  * The fault column of one server-backed store: for each framework × save pattern, a server process
@@ -29,12 +29,7 @@ export function faultSuite(backend: StoreBackend): void {
       // The fault column is part of every run: a missing service is a failure, never a skip.
       if (!(await isReachable(service))) expect.fail(unreachableMessage(service))
       const environment = environmentNow()
-      const cells = FRAMEWORKS.flatMap((framework) => PATTERNS.map((pattern) => ({ framework, pattern })))
-      reports = await Promise.all(
-        cells.map(({ framework, pattern }) =>
-          runFaultCell({ backend, framework, pattern, hasherModule: '@authlab/hash-bcryptjs', holdMs: 300 }),
-        ),
-      )
+      reports = await runFaultColumn(backend, { hasherModule: '@authlab/hash-bcryptjs', holdMs: 300 })
       await recordColumn('faults', backend.name, environment, reports)
     }, 120_000)
 
@@ -45,7 +40,7 @@ export function faultSuite(backend: StoreBackend): void {
     }
 
     describe.each(FRAMEWORKS)('%s', (framework) => {
-      test.each(PATTERNS)('%s: the server survives every fault and recovers from each', (pattern) => {
+      test.each(SAVE_PATTERNS)('%s: the server survives every fault and recovers from each', (pattern) => {
         const cell = report(framework, pattern)
         expect(cell.crash).toBeUndefined()
         expect(cell.crashes).toBe(0)

@@ -5,10 +5,8 @@ import {
   isReachable,
   LOGIN,
   RACE_VARIANTS,
-  type RaceGuard,
-  type RaceOptions,
   type RaceReport,
-  runLogoutRace,
+  runRaceColumn,
   type StoreBackend,
   type TombstonePlace,
   unreachableMessage,
@@ -16,13 +14,13 @@ import {
 import { environmentNow, recordColumn } from './record.js'
 
 const FRAMEWORKS = ['express', 'fastify'] as const
-const GUARDS: readonly RaceGuard[] = ['none', 'guarded']
-const CROSS = ['express', 'fastify'] as const
-const TOMBSTONE_PLACES: readonly TombstonePlace[] = ['memory', 'store']
+// runRaceColumn's two-server cells: the logout on express, the racing requests on fastify.
+const ACROSS = 'express→fastify'
 
 /**
- * The logout-race column of one store: framework × variant (concurrent writes, or read-only requests)
- * × without and with @authlab/session-logout-guard, 20 trials each.
+ * The logout-race column of one store (runRaceColumn): framework × variant (concurrent writes, or
+ * read-only requests) × without and with @authlab/session-logout-guard, 20 trials each, plus the
+ * two-server race for a server-backed store.
  */
 export function raceSuite(backend: StoreBackend): void {
   describe(`${backend.label}: logout races`, () => {
@@ -34,22 +32,7 @@ export function raceSuite(backend: StoreBackend): void {
       const environment = environmentNow()
       // Cost 4 (bcrypt's minimum): the race is about the session layer, not the hash.
       const users = await createUserDirectory(createHasher({ cost: 4 }), { [LOGIN.username]: LOGIN.password })
-      const cells: Omit<RaceOptions, 'backend' | 'users' | 'secret'>[] = FRAMEWORKS.flatMap((framework) =>
-        RACE_VARIANTS.flatMap((variant) => GUARDS.map((guard) => ({ framework, variant, guard }))),
-      )
-      // Two servers on one shared store, each with its own guard: the logout goes to one, the racing
-      // requests to the other. Tombstones in each server's memory cannot see the other's logouts;
-      // tombstones in the shared store can.
-      if (backend.service)
-        for (const tombstones of TOMBSTONE_PLACES)
-          cells.push({ framework: CROSS, variant: 'writes', guard: 'guarded', tombstones })
-      // The cells run at once, each on its own namespace and servers: a race is between the requests of
-      // one cell, and the trials within a cell stay sequential.
-      reports = await Promise.all(
-        cells.map((cell) =>
-          runLogoutRace({ backend, ...cell, users, secret: 'store-matrix-race-secret-of-32+chars' }),
-        ),
-      )
+      reports = await runRaceColumn(backend, { users, secret: 'store-matrix-race-secret-of-32+chars' })
       await recordColumn('races', backend.name, environment, reports)
     }, 120_000)
 
@@ -72,7 +55,7 @@ export function raceSuite(backend: StoreBackend): void {
 
     if (backend.service) {
       const across = (tombstones: TombstonePlace) =>
-        reports.find((r) => r.framework === CROSS.join('→') && r.tombstones === tombstones)
+        reports.find((r) => r.framework === ACROSS && r.tombstones === tombstones)
       test('two servers, tombstones in each one’s memory: the other server still resurrects', () => {
         expect(across('memory')?.resurrected).toBeGreaterThan(0)
       })

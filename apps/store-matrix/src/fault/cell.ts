@@ -22,6 +22,7 @@ export const FAULT_KINDS: readonly FaultKind[] = ['kill', 'reset', 'stall', 'ref
 
 /** `framework-default`: the framework decides when to write; `save-before-reply`: the route waits for the store. */
 export type SavePattern = 'framework-default' | 'save-before-reply'
+export const SAVE_PATTERNS: readonly SavePattern[] = ['framework-default', 'save-before-reply']
 
 export interface FaultCellOptions {
   readonly backend: StoreBackend
@@ -234,4 +235,24 @@ function crashLine(stderr: string): string {
   const lines = stderr.trim().split('\n')
   const errors = lines.filter((line) => /^\S*Error\b|^error:|^Emitted 'error' event/.test(line.trim()))
   return (errors.length > 0 ? errors.slice(0, 2) : lines.slice(-1)).map((line) => line.trim()).join(' / ')
+}
+
+export type FaultColumnOptions = Omit<FaultCellOptions, 'backend' | 'framework' | 'pattern'> & {
+  readonly frameworks?: readonly Framework[]
+}
+
+/**
+ * The fault column of one server-backed store: every framework × save pattern, all cells at once, each
+ * with its own server process and proxy.
+ */
+export function runFaultColumn(
+  backend: StoreBackend,
+  options: FaultColumnOptions,
+): Promise<FaultCellReport[]> {
+  const { frameworks = ['express', 'fastify'], ...cellOptions } = options
+  return Promise.all(
+    frameworks.flatMap((framework) =>
+      SAVE_PATTERNS.map((pattern) => runFaultCell({ ...cellOptions, backend, framework, pattern })),
+    ),
+  )
 }
