@@ -77,7 +77,9 @@ export async function runLogoutRace(options: RaceOptions): Promise<RaceReport> {
   const [first, second] = typeof options.framework === 'string' ? [options.framework] : options.framework
   const label = second === undefined ? first : `${first}→${second}`
   const tombstones = options.tombstones ?? (backend.service ? 'store' : 'memory')
-  const opened = await backend.open(`race_${randomBytes(4).toString('hex')}`)
+  // A race needs requests in flight together, not a connection each: the column's cells run at once
+  // against shared services, so each keeps a small pool.
+  const opened = await backend.open(`race_${randomBytes(4).toString('hex')}`, { maxConnections: 3 })
   const servers: RunningServer[] = []
   const agent = new Agent({ keepAlive: true, maxSockets: 2 * concurrent + 1 })
   const path = variant === 'writes' ? '/' : '/me'

@@ -121,7 +121,7 @@ export async function runFaultCell(options: FaultCellOptions): Promise<FaultCell
     holdMs = 500,
     clients = 6,
     requestTimeoutMs = 4000,
-    recoveryLimitMs = 5000,
+    recoveryLimitMs = 10_000,
   } = options
   if (backend.service === undefined)
     throw new Error(`${backend.name} has no network service to inject faults into`)

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as ServeConfig
   const backend = STORES.find((store) => store.name === config.store)
   if (backend === undefined) throw new Error(`unknown store ${config.store}`)
-  const opened = await backend.open(config.scope, { port: config.port })
+  // Six clients need only a few connections, and the services' connection caps are shared by every test file.
+  const opened = await backend.open(config.scope, { port: config.port, maxConnections: 5 })
   const { createHasher } = (await import(config.hasherModule)) as {
     createHasher(options: { cost: number }): PasswordHasher
   }

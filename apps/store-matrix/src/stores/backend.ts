@@ -32,6 +32,11 @@ export interface OpenOptions {
    * (Node.js events docs, "Error events").
    */
   readonly onConnectionError?: (error: unknown) => void
+  /**
+   * Most connections a pooled store opens (default 10). The shared services have their own cap
+   * (PostgreSQL's `max_connections` is 100 by default) that every test file running at once shares.
+   */
+  readonly maxConnections?: number
 }
 
 /** A session store under test: an npm store package over a real backend. */

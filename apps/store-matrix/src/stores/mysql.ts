@@ -58,12 +58,12 @@ export const mysqlStore: StoreBackend = {
       await admin.end()
     }
   },
-  async open(scope, { port = MARIADB.port, onConnectionError } = {}) {
+  async open(scope, { port = MARIADB.port, onConnectionError, maxConnections = 10 } = {}) {
     const table = `authlab_${scope}`
     const pool = mysqlCallbacks.createPool({
       ...CONNECTION,
       port,
-      connectionLimit: 10,
+      connectionLimit: maxConnections,
       connectTimeout: CONNECT_TIMEOUT_MS,
     })
     // mysql2 drops a pooled connection that fails by itself; listening keeps the report.

@@ -36,11 +36,11 @@ export const postgresStore: StoreBackend = {
       await admin.end()
     }
   },
-  async open(scope, { port = POSTGRES.port, onConnectionError } = {}) {
+  async open(scope, { port = POSTGRES.port, onConnectionError, maxConnections = 10 } = {}) {
     const pool = new pg.Pool({
       ...adminConnection(),
       port,
-      max: 10,
+      max: maxConnections,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // A query unanswered this long fails, and pool.query then discards its client (pg-pool
       // `release(err)`), so a connection that stopped answering is replaced instead of reused.
