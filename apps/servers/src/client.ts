@@ -10,6 +10,16 @@ export interface ClientRequest {
   body?: unknown
   headers?: Record<string, string>
   agent?: Agent
+  /** Abandons the request (rejecting with a `RequestTimeoutError`) when no full answer came within this time. */
+  timeoutMs?: number
+}
+
+/** A request `send` gave up on because its answer did not arrive within `timeoutMs`. */
+export class RequestTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`)
+    this.name = 'RequestTimeoutError'
+  }
 }
 
 export interface ClientResponse {
@@ -25,7 +35,7 @@ export interface ClientResponse {
  * malformed or oversized cookies the hostile-input tests need; node:http sends them as given.
  */
 export function send(baseUrl: string, options: ClientRequest = {}): Promise<ClientResponse> {
-  const { method = 'GET', path = '/', cookie, body, headers = {}, agent } = options
+  const { method = 'GET', path = '/', cookie, body, headers = {}, agent, timeoutMs } = options
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
   const allHeaders: Record<string, string | number> = { ...headers }
   if (cookie !== undefined) allHeaders.cookie = cookie
@@ -54,6 +64,10 @@ export function send(baseUrl: string, options: ClientRequest = {}): Promise<Clie
       },
     )
     outgoing.on('error', reject)
+    if (timeoutMs !== undefined) {
+      const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError(timeoutMs)), timeoutMs)
+      outgoing.once('close', () => clearTimeout(timer))
+    }
     outgoing.end(payload)
   })
 }

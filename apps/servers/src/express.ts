@@ -1,8 +1,8 @@
-import { createServer } from 'node:http'
 import express, { type ErrorRequestHandler, type Express, type Request } from 'express'
 import session from 'express-session'
 import { errorReply } from './errors.js'
-import { type ListenOptions, type RunningServer, urlOf } from './listen.js'
+import { createHttpServer, type ListenOptions, type RunningServer, urlOf } from './listen.js'
+import { createDefaultStore } from './memory-store.js'
 import {
   BODY_LIMIT_BYTES,
   resolveServerOptions,
@@ -23,15 +23,26 @@ function regenerate(request: Request): Promise<void> {
   )
 }
 
+function save(request: Request): Promise<void> {
+  return new Promise((resolve, reject) =>
+    request.session.save((error) => (error ? reject(error) : resolve())),
+  )
+}
+
 function destroy(request: Request): Promise<void> {
   return new Promise((resolve, reject) =>
     request.session.destroy((error) => (error ? reject(error) : resolve())),
   )
 }
 
-/** The routes of issue 5 on Express 5 with express-session; `GET /health` is mounted before the session. */
+/**
+ * The routes on Express 5 with express-session; `GET /health` is mounted before the session. Without a
+ * `store` this uses express-session's MemoryStore, which never sweeps; `startExpressServer` gives it a
+ * sweeping one it closes with the server.
+ */
 export function createExpressApp(options: SessionServerOptions): Express {
-  const { generateId, users, secret, store, maxAgeMs, exposeErrors, onError } = resolveServerOptions(options)
+  const { generateId, users, secret, store, maxAgeMs, exposeErrors, saveBeforeReply, onError } =
+    resolveServerOptions(options)
   const app = express()
   app.disable('x-powered-by')
   app.get('/health', (_request, response) => {
@@ -46,15 +57,19 @@ export function createExpressApp(options: SessionServerOptions): Express {
       genid: generateId,
       store,
       resave: false,
-      saveUninitialized: true,
+      // A request that puts nothing in its session (a cookieless 401, a 404) stores nothing: otherwise
+      // every such request leaves a session behind until it expires (OWASP Session Management Cheat
+      // Sheet: create a session only when the application needs one).
+      saveUninitialized: false,
       rolling: true,
       // Plain HTTP on 127.0.0.1: a secure cookie would never be sent back (RFC 6265bis §5.8.3).
       cookie: { secure: false, httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeMs },
     }),
   )
 
-  withSession.get('/', (request, response) => {
+  withSession.get('/', async (request, response) => {
     request.session.visits = (request.session.visits ?? 0) + 1
+    if (saveBeforeReply) await save(request)
     response.json({ id: request.sessionID, visits: request.session.visits })
   })
 
@@ -68,6 +83,7 @@ export function createExpressApp(options: SessionServerOptions): Express {
     // regenerate destroys the pre-login session in the store, defeating session fixation.
     await regenerate(request)
     request.session.user = result.username
+    if (saveBeforeReply) await save(request)
     response.json({ id: request.sessionID, user: result.username })
   })
 
@@ -100,10 +116,13 @@ export function createExpressApp(options: SessionServerOptions): Express {
 
 export async function startExpressServer(
   options: SessionServerOptions,
-  { host = '127.0.0.1', port = 0, maxHeaderSize }: ListenOptions = {},
+  listenOptions: ListenOptions = {},
 ): Promise<RunningServer> {
-  const app = createExpressApp(options)
-  const server = createServer({ maxHeaderSize }, app)
+  const { host = '127.0.0.1', port = 0 } = listenOptions
+  const owned =
+    options.store === undefined ? createDefaultStore(resolveServerOptions(options).maxAgeMs) : undefined
+  const app = createExpressApp({ ...options, store: options.store ?? owned })
+  const server = createHttpServer(app, listenOptions)
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
@@ -113,6 +132,7 @@ export async function startExpressServer(
         url: urlOf(server),
         close: () =>
           new Promise<void>((done, fail) => {
+            owned?.close()
             server.close((error) => (error ? fail(error) : done()))
             server.closeAllConnections()
           }),

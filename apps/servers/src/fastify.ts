@@ -1,9 +1,9 @@
-import { createServer } from 'node:http'
 import fastifyCookie from '@fastify/cookie'
 import fastifySession, { type FastifySessionOptions } from '@fastify/session'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { errorReply } from './errors.js'
-import type { ListenOptions, RunningServer } from './listen.js'
+import { createHttpServer, type ListenOptions, type RunningServer } from './listen.js'
+import { createDefaultStore } from './memory-store.js'
 import {
   BODY_LIMIT_BYTES,
   resolveServerOptions,
@@ -22,18 +22,23 @@ declare module 'fastify' {
 /** The routes of issue 5 on Fastify 5 with @fastify/session; `GET /health` sits outside the session scope. */
 export async function createFastifyApp(
   options: SessionServerOptions,
-  { maxHeaderSize }: Pick<ListenOptions, 'maxHeaderSize'> = {},
+  listenOptions: Omit<ListenOptions, 'host' | 'port'> = {},
 ): Promise<FastifyInstance> {
-  const { generateId, users, secret, store, maxAgeMs, exposeErrors, onError } = resolveServerOptions(options)
+  const { generateId, users, secret, store, maxAgeMs, exposeErrors, saveBeforeReply, onError } =
+    resolveServerOptions(options)
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
-    serverFactory: (handler) => createServer({ maxHeaderSize }, handler),
+    serverFactory: (handler) => createHttpServer(handler, listenOptions),
   })
   app.setErrorHandler((error, _request, reply) => {
     const { status, body } = errorReply(error, exposeErrors, onError)
     return reply.code(status).send(body)
   })
   app.get('/health', async () => ({ status: 'ok' }))
+
+  // @fastify/session's own default store is a Map that never forgets an expired session.
+  const owned = store === undefined ? createDefaultStore(maxAgeMs) : undefined
+  if (owned) app.addHook('onClose', async () => owned.close())
 
   await app.register(async (scope) => {
     await scope.register(fastifyCookie)
@@ -42,9 +47,12 @@ export async function createFastifyApp(
       cookieName: SESSION_COOKIE_NAME,
       cookiePrefix: SIGNED_COOKIE_PREFIX,
       idGenerator: generateId,
-      store: store as FastifySessionOptions['store'],
+      store: (store ?? owned) as FastifySessionOptions['store'],
       rolling: true,
-      saveUninitialized: true,
+      // A request that puts nothing in its session (a cookieless 401) stores nothing: otherwise every
+      // such request leaves a session behind until it expires (OWASP Session Management Cheat Sheet:
+      // create a session only when the application needs one).
+      saveUninitialized: false,
       // Plain HTTP on 127.0.0.1: a secure cookie would never be sent back (RFC 6265bis §5.8.3).
       cookie: { secure: false, httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeMs },
     })
@@ -52,6 +60,7 @@ export async function createFastifyApp(
     scope.get('/', async (request) => {
       const session = request.session
       session.visits = (session.visits ?? 0) + 1
+      if (saveBeforeReply) await session.save()
       return { id: session.sessionId, visits: session.visits }
     })
 
@@ -62,6 +71,7 @@ export async function createFastifyApp(
       // regenerate destroys the pre-login session in the store, defeating session fixation.
       await request.session.regenerate()
       request.session.user = result.username
+      if (saveBeforeReply) await request.session.save()
       return { id: request.session.sessionId, user: result.username }
     })
 
@@ -82,9 +92,10 @@ export async function createFastifyApp(
 
 export async function startFastifyServer(
   options: SessionServerOptions,
-  { host = '127.0.0.1', port = 0, maxHeaderSize }: ListenOptions = {},
+  listenOptions: ListenOptions = {},
 ): Promise<RunningServer> {
-  const app = await createFastifyApp(options, { maxHeaderSize })
+  const { host = '127.0.0.1', port = 0, ...serverOptions } = listenOptions
+  const app = await createFastifyApp(options, serverOptions)
   const url = await app.listen({ host, port })
   return { framework: 'fastify', url, close: () => app.close() }
 }

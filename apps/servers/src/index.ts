@@ -6,7 +6,13 @@ import type { SessionServerOptions } from './options.js'
 export * from './errors.js'
 export { createExpressApp, startExpressServer } from './express.js'
 export { createFastifyApp, startFastifyServer } from './fastify.js'
-export type { ListenOptions, RunningServer } from './listen.js'
+export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ListenOptions,
+  type RunningServer,
+} from './listen.js'
+export { createDefaultStore, PrunedMemoryStore } from './memory-store.js'
 export * from './options.js'
 export * from './users.js'
 

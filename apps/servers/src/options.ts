@@ -39,6 +39,14 @@ export interface SessionServerOptions {
   /** Idle timeout of a session (default 30 minutes). */
   maxAgeMs?: number
   /**
+   * Save the session, and wait for the store to confirm, before answering a route that creates or
+   * changes one (`GET /`, `POST /login`), so a failed write becomes a 5xx. Off by default, which keeps
+   * each framework's own behaviour: express-session writes after the response has gone out (a failed
+   * `store.set` still answers 200 with a cookie for a session that was never stored), @fastify/session
+   * writes before it (500).
+   */
+  saveBeforeReply?: boolean
+  /**
    * Put the internal error message in 5xx bodies. Off by default (an error message can leak backend
    * details); the store matrix turns it on to report why a store failed.
    */
@@ -62,6 +70,7 @@ export function resolveServerOptions(options: SessionServerOptions): ResolvedSer
     store,
     maxAgeMs = DEFAULT_MAX_AGE_MS,
     exposeErrors = false,
+    saveBeforeReply = false,
     onError,
   } = options
   if (typeof generateId !== 'function')
@@ -75,5 +84,6 @@ export function resolveServerOptions(options: SessionServerOptions): ResolvedSer
   }
   if (onError !== undefined && typeof onError !== 'function')
     throw new InvalidOptionError('onError must be a function')
-  return { generateId, users, secret, store, maxAgeMs, exposeErrors, onError }
+  if (typeof saveBeforeReply !== 'boolean') throw new InvalidOptionError('saveBeforeReply must be a boolean')
+  return { generateId, users, secret, store, maxAgeMs, exposeErrors, saveBeforeReply, onError }
 }

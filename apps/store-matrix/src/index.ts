@@ -1,5 +1,18 @@
 export { type CellOptions, checkCell, LOGIN } from './cell.js'
 export { CheckFailure, type Outcome } from './check.js'
+export {
+  FAULT_KINDS,
+  type FaultCellOptions,
+  type FaultCellReport,
+  type FaultColumnOptions,
+  type FaultKind,
+  runFaultCell,
+  runFaultColumn,
+  SAVE_PATTERNS,
+  type SavePattern,
+} from './fault/cell.js'
+export type { LoadCounts } from './fault/load.js'
+export { type FaultMode, FaultProxy } from './fault/proxy.js'
 export { CHART_LENGTHS, createFixedLengthGenerator } from './fixed-length.js'
 export {
   GENERATOR_HEADER,
@@ -17,6 +30,19 @@ export {
   type StoreReport,
   unreachableReport,
 } from './matrix.js'
+export {
+  RACE_GUARDS,
+  RACE_VARIANTS,
+  type RaceColumnOptions,
+  type RaceGuard,
+  type RaceOptions,
+  type RaceReport,
+  type RaceVariant,
+  runLogoutRace,
+  runRaceColumn,
+  TOMBSTONE_PLACES,
+  type TombstonePlace,
+} from './race.js'
 export { cellText, type MatrixResults, toMarkdown } from './report.js'
 export { isReachable, MARIADB, POSTGRES, REDIS, unreachableMessage } from './services.js'
 export * from './stores/index.js'

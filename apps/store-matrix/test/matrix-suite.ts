@@ -24,12 +24,16 @@ const FRAMEWORKS = ['express', 'fastify'] as const
 // Issue 6: server-backed stores run whenever reachable, and are required when CI is set.
 const REQUIRED = Boolean(process.env.CI)
 const STORE_TIMEOUT_MS = 10 * 60_000
-const RESULTS = join(import.meta.dirname, '../results')
+/**
+ * Test runs write here (git-ignored), so testing never dirties the checkout; `npm run publish-results`
+ * copies the last run into the committed results/ and the README.
+ */
+const RESULTS = join(import.meta.dirname, '../.last-run')
 
 /**
  * The whole matrix for one store: one test per generator × framework cell, per hostile-cookie run and per
  * length-chart point. Each store has its own test file so Vitest spreads stores over the cores; each
- * file records its store in results/stores/ and rebuilds the combined matrix from every recorded store.
+ * file records its store in .last-run/stores/ and rebuilds the combined matrix from every recorded store.
  */
 export async function storeMatrixSuite(backend: StoreBackend): Promise<void> {
   const generators = await discoverGenerators()
@@ -109,19 +113,4 @@ async function recordReport(
   await writeFile(join(RESULTS, 'store-matrix.json'), `${JSON.stringify(results, null, 2)}\n`)
   const markdown = toMarkdown(results)
   await writeFile(join(RESULTS, 'store-matrix.md'), markdown)
-  await embedInReadme(markdown)
-}
-
-/** The README shows the matrix of the run that wrote the results, between two markers. */
-async function embedInReadme(markdown: string): Promise<void> {
-  const readme = join(import.meta.dirname, '../README.md')
-  const [start, end] = ['<!-- store-matrix:start -->', '<!-- store-matrix:end -->']
-  const text = await readFile(readme, 'utf8')
-  if (!text.includes(start) || !text.includes(end))
-    throw new Error(`${readme} lacks the ${start} … ${end} markers`)
-  const before = text.slice(0, text.indexOf(start) + start.length)
-  const after = text.slice(text.indexOf(end))
-  // The matrix's own title would duplicate the README section heading; its subsections move down a level.
-  const body = markdown.replace(/^# .*\n/, '').replaceAll(/^## /gm, '### ')
-  await writeFile(readme, `${before}\n${body}\n${after}`)
 }

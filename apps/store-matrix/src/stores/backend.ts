@@ -22,6 +22,23 @@ export interface OpenStore {
   close(): Promise<void>
 }
 
+/** How a server-backed store reaches its backend, and who hears about connection errors. */
+export interface OpenOptions {
+  /** Port on 127.0.0.1 to connect to instead of the service's own, e.g. a fault proxy in front of it. */
+  readonly port?: number
+  /**
+   * Told about every connection-level error (reset, refused, timed out). Adapters always attach a
+   * listener of their own: an EventEmitter 'error' with no listener throws and ends the process
+   * (Node.js events docs, "Error events").
+   */
+  readonly onConnectionError?: (error: unknown) => void
+  /**
+   * Most connections a pooled store opens (default 10). The shared services have their own cap
+   * (PostgreSQL's `max_connections` is 100 by default) that every test file running at once shares.
+   */
+  readonly maxConnections?: number
+}
+
 /** A session store under test: an npm store package over a real backend. */
 export interface StoreBackend {
   /** Stable key for results, e.g. `redis`. */
@@ -35,8 +52,13 @@ export interface StoreBackend {
    * limit). Longer IDs must fail loudly; the length chart checks both sides of the limit.
    */
   readonly maxIdLength?: number
+  /**
+   * Has the backend itself close the connections whose client side is 127.0.0.1:`clientPorts` (an
+   * operator's kill, a server restart, an idle-timeout reaper); resolves to how many it closed.
+   */
+  killConnections?(clientPorts: readonly number[]): Promise<number>
   /** Opens a fresh namespace; `scope` is unique per run and made of [a-z0-9_]. */
-  open(scope: string): Promise<OpenStore>
+  open(scope: string, options?: OpenOptions): Promise<OpenStore>
 }
 
 /** Callback-style store method → promise, for the latency probe and cleanup code. */

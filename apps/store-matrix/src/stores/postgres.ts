@@ -3,8 +3,13 @@ import session from 'express-session'
 import pg from 'pg'
 import { POSTGRES } from '../services.js'
 import type { StoreBackend } from './backend.js'
+import { CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS } from './timeouts.js'
 
 const PgStore = connectPgSimple(session)
+
+function adminConnection() {
+  return { host: '127.0.0.1', port: POSTGRES.port, database: 'test', user: process.env.PGUSER ?? 'postgres' }
+}
 
 /**
  * connect-pg-simple over node-postgres: table `session(sid varchar PRIMARY KEY, sess json, expire)`.
@@ -15,14 +20,37 @@ export const postgresStore: StoreBackend = {
   name: 'postgres',
   label: 'connect-pg-simple + PostgreSQL',
   service: POSTGRES,
-  async open(scope) {
+  async killConnections(clientPorts) {
+    const admin = new pg.Client(adminConnection())
+    await admin.connect()
+    try {
+      // Idle backends only: the connections a pool keeps between queries, where nothing is waiting for
+      // an answer, so only an 'error' listener on the pool hears about it.
+      const { rowCount } = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE client_addr = '127.0.0.1' AND client_port = ANY($1::int[]) AND state = 'idle'`,
+        [clientPorts],
+      )
+      return rowCount ?? 0
+    } finally {
+      await admin.end()
+    }
+  },
+  async open(scope, { port = POSTGRES.port, onConnectionError, maxConnections = 10 } = {}) {
     const pool = new pg.Pool({
-      host: '127.0.0.1',
-      port: POSTGRES.port,
-      database: 'test',
-      user: process.env.PGUSER ?? 'postgres',
-      max: 10,
+      ...adminConnection(),
+      port,
+      max: maxConnections,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A query unanswered this long fails, and pool.query then discards its client (pg-pool
+      // `release(err)`), so a connection that stopped answering is replaced instead of reused.
+      query_timeout: OPERATION_TIMEOUT_MS,
     })
+    // An idle pooled client that loses its connection (a backend terminated by an operator or an idle
+    // reaper) is emitted as an 'error' on the pool; with no listener that ends the process (node-postgres
+    // docs, "pg.Pool": "you probably want to add an event listener"). The pool has already dropped it.
+    // connect-pg-simple adds such a listener only to pools it creates itself.
+    pool.on('error', (error) => onConnectionError?.(error))
     const schema = `authlab_${scope}`
     await pool.query(`CREATE SCHEMA "${schema}"`)
     const store = new PgStore({

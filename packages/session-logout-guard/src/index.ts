@@ -1,0 +1,118 @@
+import { InvalidOptionError } from '@authlab/core'
+import type { SessionStoreLike, StoredSession } from './store.js'
+import { memoryTombstones, type TombstoneRegistry } from './tombstones.js'
+
+export type { SessionStoreLike, StoredSession } from './store.js'
+export {
+  type MemoryTombstoneOptions,
+  memoryTombstones,
+  type StoreTombstoneOptions,
+  storeTombstones,
+  type TombstoneRegistry,
+} from './tombstones.js'
+
+export interface LogoutGuardOptions {
+  /**
+   * How long a destroyed ID stays refused: the sessions' max age. A request still holding the old
+   * session, and any copy of it that reached the store late, cannot outlive that.
+   */
+  maxAgeMs: number
+  /** Where destroyed IDs are remembered (default: `memoryTombstones()`, right for one process). */
+  tombstones?: TombstoneRegistry
+}
+
+type Callback = (error?: unknown) => void
+
+/**
+ * Makes logout stick. express-session and @fastify/session load a session at the start of a request
+ * and write it back at the end; a request that was already in flight when another request logged
+ * the session out writes it back afterwards, logged in again (@fastify/session with `rolling` does so
+ * even for read-only requests, as it saves on every response). OWASP Session Management Cheat Sheet,
+ * "Manual Session Expiration": a logged-out session must be invalidated on the server.
+ *
+ * The returned store behaves as `store`, except that a destroyed ID is remembered (a tombstone) for
+ * `maxAgeMs`, and while it is:
+ * - `set` and `touch` write nothing, and report success: the logout won the race;
+ * - `get` finds nothing, even if a write that started before the logout landed after it;
+ * - a `set` that was running when the logout happened destroys its own write once it lands.
+ *
+ * `store` itself is left unchanged: the result is a Proxy that passes every other property and method
+ * through (so express-session's `generate`, `regenerate` and events keep working, and `regenerate` goes
+ * through the guarded `destroy`).
+ */
+export function guardLogout<S extends SessionStoreLike>(store: S, options: LogoutGuardOptions): S {
+  if (
+    typeof store?.get !== 'function' ||
+    typeof store.set !== 'function' ||
+    typeof store.destroy !== 'function'
+  )
+    throw new InvalidOptionError('store must be a session store with get, set and destroy')
+  const { maxAgeMs, tombstones = memoryTombstones() } = options ?? {}
+  if (!Number.isSafeInteger(maxAgeMs) || maxAgeMs < 1)
+    throw new InvalidOptionError(`maxAgeMs must be a positive integer, got ${String(maxAgeMs)}`)
+  if (typeof tombstones?.add !== 'function' || typeof tombstones.has !== 'function')
+    throw new InvalidOptionError('tombstones must be a TombstoneRegistry with add and has')
+
+  const call = (method: (...args: never[]) => void, ...args: unknown[]) =>
+    new Promise<void>((resolve, reject) =>
+      (method as (...args: unknown[]) => void).call(store, ...args, (error?: unknown) =>
+        error ? reject(error) : resolve(),
+      ),
+    )
+  const settle = (work: Promise<void>, callback: Callback | undefined) => {
+    work.then(
+      () => callback?.(),
+      (error: unknown) => callback?.(error ?? new Error('session store failed without a reason')),
+    )
+  }
+
+  const guarded = {
+    get(id: string, callback: (error: unknown, session?: StoredSession | null) => void) {
+      tombstones.has(id).then(
+        (destroyed) => (destroyed ? callback(null, null) : store.get(id, callback)),
+        (error: unknown) => callback(error),
+      )
+    },
+    set(id: string, session: StoredSession, callback?: Callback) {
+      const write = async () => {
+        if (await tombstones.has(id)) return
+        await call(store.set, id, session)
+        // Destroyed while this write was on its way: the write may have landed after the destroy.
+        if (await tombstones.has(id)) await call(store.destroy, id)
+      }
+      settle(write(), callback)
+    },
+    touch(id: string, session: StoredSession, callback?: Callback) {
+      const touch = store.touch
+      if (typeof touch !== 'function') {
+        callback?.()
+        return
+      }
+      const refresh = async () => {
+        if (!(await tombstones.has(id))) await call(touch, id, session)
+      }
+      settle(refresh(), callback)
+    },
+    destroy(id: string, callback?: Callback) {
+      // The tombstone goes first, so no write that starts from here on can bring the session back.
+      // If the tombstone cannot be recorded the session is destroyed all the same, and the error is
+      // reported: the logout happened, but is not protected against a request in flight.
+      const logout = tombstones.add(id, Date.now() + maxAgeMs).then(
+        () => call(store.destroy, id),
+        async (error: unknown) => {
+          await call(store.destroy, id)
+          throw error
+        },
+      )
+      settle(logout, callback)
+    },
+  }
+  const overridden = new Set<PropertyKey>(['get', 'set', 'touch', 'destroy'])
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (overridden.has(property) && (property !== 'touch' || typeof target.touch === 'function'))
+        return guarded[property as keyof typeof guarded]
+      return Reflect.get(target, property, receiver)
+    },
+  })
+}

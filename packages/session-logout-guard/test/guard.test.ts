@@ -1,0 +1,197 @@
+import { isAuthlabError } from '@authlab/core'
+import session from 'express-session'
+import { describe, expect, test } from 'vitest'
+import {
+  guardLogout,
+  memoryTombstones,
+  type SessionStoreLike,
+  type StoredSession,
+  storeTombstones,
+} from '../src/index.js'
+
+const MAX_AGE_MS = 60_000
+const entry = (): StoredSession => ({ cookie: { expires: new Date(Date.now() + MAX_AGE_MS) }, user: 'alice' })
+
+/** express-session's MemoryStore whose writes can be held back, to land after a concurrent destroy. */
+class SlowWriteStore extends session.MemoryStore {
+  private held: (() => void)[] = []
+  holding = false
+  override set(id: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
+    if (!this.holding) return super.set(id, data, callback)
+    this.held.push(() => super.set(id, data, callback))
+  }
+  release(): void {
+    for (const write of this.held.splice(0)) write()
+  }
+}
+
+const promised = {
+  get: (store: SessionStoreLike, id: string) =>
+    new Promise<StoredSession | null | undefined>((resolve, reject) =>
+      store.get(id, (error, value) => (error ? reject(error) : resolve(value))),
+    ),
+  set: (store: SessionStoreLike, id: string, value = entry()) =>
+    new Promise<void>((resolve, reject) =>
+      store.set(id, value, (error) => (error ? reject(error) : resolve())),
+    ),
+  destroy: (store: SessionStoreLike, id: string) =>
+    new Promise<void>((resolve, reject) => store.destroy(id, (error) => (error ? reject(error) : resolve()))),
+  touch: (store: SessionStoreLike, id: string) =>
+    new Promise<void>((resolve, reject) =>
+      store.touch?.(id, entry(), (error) => (error ? reject(error) : resolve())),
+    ),
+}
+
+function rawIds(store: session.MemoryStore): string[] {
+  return Object.keys((store as unknown as { sessions: object }).sessions)
+}
+
+/** A request that loaded the session before the logout writes it back after: the race, step by step. */
+async function writeLandingAfterDestroy(store: SessionStoreLike, inner: SlowWriteStore) {
+  await promised.set(store, 'sid')
+  inner.holding = true
+  const lateWrite = promised.set(store, 'sid')
+  inner.holding = false
+  await promised.destroy(store, 'sid')
+  inner.release()
+  await lateWrite
+}
+
+describe('guardLogout', () => {
+  test('without the guard, a write that lands after the destroy brings the session back', async () => {
+    const inner = new SlowWriteStore()
+    await writeLandingAfterDestroy(inner, inner)
+    expect(await promised.get(inner, 'sid')).toMatchObject({ user: 'alice' })
+  })
+
+  test('with it, the late write is undone and the session stays gone', async () => {
+    const inner = new SlowWriteStore()
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
+    await writeLandingAfterDestroy(guarded, inner)
+    expect(await promised.get(guarded, 'sid')).toBeNull()
+    expect(rawIds(inner)).toEqual([])
+  })
+
+  test('set and touch after a destroy write nothing and succeed; get finds nothing', async () => {
+    const inner = new session.MemoryStore()
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
+    await promised.set(guarded, 'sid')
+    await promised.destroy(guarded, 'sid')
+    await promised.set(guarded, 'sid')
+    await promised.touch(guarded, 'sid')
+    expect(rawIds(inner)).toEqual([])
+    expect(await promised.get(guarded, 'sid')).toBeNull()
+    // Other IDs are untouched.
+    await promised.set(guarded, 'other')
+    expect(await promised.get(guarded, 'other')).toMatchObject({ user: 'alice' })
+  })
+
+  test('a tombstone ends after maxAgeMs', async () => {
+    const inner = new session.MemoryStore()
+    const guarded = guardLogout(inner, { maxAgeMs: 1 })
+    await promised.destroy(guarded, 'sid')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await promised.set(guarded, 'sid')
+    expect(rawIds(inner)).toEqual(['sid'])
+  })
+
+  test('passes everything else through to the store, and regenerate goes through the guarded destroy', async () => {
+    const inner = new session.MemoryStore()
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
+    ;(guarded as unknown as { generate: unknown }).generate = () => {}
+    expect(typeof (inner as unknown as { generate: unknown }).generate).toBe('function')
+    expect(guarded.all).toBe(inner.all)
+    await promised.set(guarded, 'sid')
+    await new Promise<void>((resolve) =>
+      guarded.regenerate({ sessionID: 'sid' } as unknown as Parameters<typeof guarded.regenerate>[0], () =>
+        resolve(),
+      ),
+    )
+    await promised.set(guarded, 'sid')
+    expect(rawIds(inner)).toEqual([])
+  })
+
+  test('a store without touch keeps having none', () => {
+    const { touch: _touch, ...methods } = {
+      get: session.MemoryStore.prototype.get,
+      set: session.MemoryStore.prototype.set,
+      destroy: session.MemoryStore.prototype.destroy,
+      touch: undefined,
+    }
+    expect(guardLogout(methods as SessionStoreLike, { maxAgeMs: MAX_AGE_MS }).touch).toBeUndefined()
+  })
+
+  test('a failing tombstone registry still destroys the session and reports the error', async () => {
+    const inner = new session.MemoryStore()
+    const failing = { add: () => Promise.reject(new Error('registry down')), has: async () => false }
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS, tombstones: failing })
+    await promised.set(guarded, 'sid')
+    await expect(promised.destroy(guarded, 'sid')).rejects.toThrow('registry down')
+    expect(rawIds(inner)).toEqual([])
+  })
+
+  test.each([
+    ['no store', () => guardLogout(null as unknown as SessionStoreLike, { maxAgeMs: 1000 })],
+    ['maxAgeMs 0', () => guardLogout(new session.MemoryStore(), { maxAgeMs: 0 })],
+    [
+      'maxAgeMs "1000"',
+      () => guardLogout(new session.MemoryStore(), { maxAgeMs: '1000' as unknown as number }),
+    ],
+    [
+      'a registry without has',
+      () => guardLogout(new session.MemoryStore(), { maxAgeMs: 1000, tombstones: {} as never }),
+    ],
+    ['maxEntries 0', () => memoryTombstones({ maxEntries: 0 })],
+    ['a tombstone store without set', () => storeTombstones({ get() {} } as unknown as SessionStoreLike)],
+  ])('%s is refused with a typed error', (_name, create) => {
+    expect(create).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION' }))
+    try {
+      create()
+    } catch (error) {
+      expect(isAuthlabError(error)).toBe(true)
+    }
+  })
+})
+
+describe('memoryTombstones', () => {
+  test('keeps at most maxEntries, forgetting the oldest first', async () => {
+    const registry = memoryTombstones({ maxEntries: 3 })
+    const until = Date.now() + MAX_AGE_MS
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await registry.add(id, until)
+    const kept = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id) => registry.has(id)))
+    expect(kept).toEqual([false, false, true, true, true])
+  })
+
+  test('forgets a tombstone once it has expired', async () => {
+    const registry = memoryTombstones()
+    await registry.add('gone', Date.now() - 1)
+    await registry.add('kept', Date.now() + MAX_AGE_MS)
+    expect(await registry.has('gone')).toBe(false)
+    expect(await registry.has('kept')).toBe(true)
+  })
+})
+
+describe('storeTombstones', () => {
+  test('two guards on one shared store see each other’s logouts', async () => {
+    const shared = new session.MemoryStore()
+    const options = { maxAgeMs: MAX_AGE_MS, tombstones: storeTombstones(shared) }
+    const first = guardLogout(shared, options)
+    const second = guardLogout(shared, { ...options, tombstones: storeTombstones(shared) })
+    await promised.set(first, 'sid')
+    await promised.destroy(first, 'sid')
+    await promised.set(second, 'sid')
+    expect(await promised.get(second, 'sid')).toBeNull()
+    // The only entry left is the tombstone, which expires with its cookie.
+    expect(rawIds(shared)).toEqual(['logout-tombstone:sid'])
+  })
+
+  test('separate memory registries do not: the reason storeTombstones exists', async () => {
+    const shared = new session.MemoryStore()
+    const first = guardLogout(shared, { maxAgeMs: MAX_AGE_MS })
+    const second = guardLogout(shared, { maxAgeMs: MAX_AGE_MS })
+    await promised.set(first, 'sid')
+    await promised.destroy(first, 'sid')
+    await promised.set(second, 'sid')
+    expect(await promised.get(second, 'sid')).toMatchObject({ user: 'alice' })
+  })
+})
