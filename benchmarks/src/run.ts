@@ -2,13 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
-import { assembleCandidates, filterCandidates } from './candidates.js'
-import { discoverPackages, loadPackages } from './discovery.js'
-import { captureEnvironment } from './env.js'
+import { assembleCandidates, filterCandidates } from './discover/candidates.js'
+import { discoverPackages, loadPackages } from './discover/discovery.js'
 import { renderMarkdown } from './report/markdown.js'
 import { renderSvg } from './report/svg.js'
 import { renderTerminal } from './report/terminal.js'
-import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results.js'
+import { captureEnvironment } from './results/env.js'
+import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
 import type { Budget, LoadedPackage, Progress, Suite } from './types.js'
 
 export interface RunOptions {
@@ -52,8 +52,8 @@ export function resultsStem(date: string, commit: string): string {
 }
 
 /**
- * Discovers, runs the suites one after another (never two timing workloads at once, GUIDE.md §3
- * rule 1), prints each suite's table, and writes the JSON, Markdown and one SVG per suite.
+ * Discovers, runs the suites one after another (never two timing workloads at once: on a
+ * 2-core box a second one steals the first one's core), prints each suite's table, and writes the JSON, Markdown and one SVG per suite.
  */
 export async function runBench(options: RunOptions): Promise<RunOutput> {
   const discovered = discoverPackages(options.root)
@@ -75,7 +75,8 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     const started = performance.now()
     const { rows, notes } = await suite.run(candidates, ctx)
     progress.note(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-    const record = { name: suite.name, description: suite.description, notes, rows }
+    const stamped = rows.map((row) => ({ suite: suite.name, ...row }))
+    const record = { name: suite.name, description: suite.description, notes, rows: stamped }
     records.push(record)
     options.stdout(renderTerminal(record, options.color))
   }

@@ -45,7 +45,13 @@ export interface Candidates {
   readonly stretch: readonly StretchCandidate[]
 }
 
-/** A spread-carrying ratio to a baseline measured in the same run (GUIDE.md §3 rule 2). */
+/** A figure with its relative 95 % margin of error in percent; absent for a one-shot figure. */
+export interface Figure {
+  readonly value: number
+  readonly rme?: number
+}
+
+/** A spread-carrying ratio to a baseline measured in the same run. */
 export interface Ratio {
   readonly baseline: string
   readonly value: number
@@ -132,8 +138,11 @@ export interface Suite {
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 
+/** A row as a suite returns it: the harness stamps the suite's name on it. */
+export type SuiteRow = Omit<Row, 'suite'>
+
 export interface SuiteResult {
-  readonly rows: readonly Row[]
+  readonly rows: readonly SuiteRow[]
   /** Context a reader needs, e.g. "UV_THREADPOOL_SIZE=4 (libuv default)". */
   readonly notes: readonly string[]
 }

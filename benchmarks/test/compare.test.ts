@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { compareResults, significantlyDifferent } from '../src/compare.js'
-import type { ResultsFile } from '../src/results.js'
-import { ratioSpread } from '../src/spread.js'
+import { compareResults, significantlyDifferent } from '../src/results/compare.js'
+import type { ResultsFile } from '../src/results/results.js'
+import { ratioSpread } from '../src/results/spread.js'
 import type { Row } from '../src/types.js'
 import { syntheticResults, withIdsValue } from './fixtures.js'
 

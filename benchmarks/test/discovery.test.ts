@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { assembleCandidates, filterCandidates } from '../src/candidates.js'
-import { discoverPackages, loadPackages } from '../src/discovery.js'
+import { assembleCandidates, filterCandidates } from '../src/discover/candidates.js'
+import { discoverPackages, loadPackages } from '../src/discover/discovery.js'
 import type { LoadedPackage } from '../src/types.js'
 import { addPackage, tempWorkspace } from './fixtures.js'
 

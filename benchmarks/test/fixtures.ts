@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
-import type { ResultsFile } from '../src/results.js'
+import type { ResultsFile } from '../src/results/results.js'
 import type { Budget, Progress, Row } from '../src/types.js'
 
 /** Tiny budgets: the pipeline runs end to end in well under a second; figures are not checked. */

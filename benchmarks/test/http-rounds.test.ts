@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { interleavedRounds, meanCi, median, summarizeRounds } from '../src/http/rounds.js'
+import { interleavedRounds, meanCi, median, summarizeRounds } from '../src/suites/http/rounds.js'
 
 describe('http suite round scheduling', () => {
   test('rounds alternate A B C and C B A', () => {

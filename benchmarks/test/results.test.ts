@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { readResults, schemaErrors } from '../src/results.js'
+import { readResults, schemaErrors } from '../src/results/results.js'
 import { resultsStem, runBench } from '../src/run.js'
 import { SUITES } from '../src/suites/index.js'
 import { silentProgress, syntheticResults, TINY, tempDir, tempWorkspace } from './fixtures.js'

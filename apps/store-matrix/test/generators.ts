@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { IdGenerator } from '@authlab/core'
 // The bench app's discovery, reused rather than written twice (see apps/store-matrix/README.md).
-import { discoverPackages, loadPackages } from '../../../benchmarks/src/discovery.js'
+import { discoverPackages, loadPackages } from '../../../benchmarks/src/discover/discovery.js'
 import type { GeneratorUnderTest } from '../src/index.js'
 
 export const ROOT = resolve(import.meta.dirname, '../../..')

@@ -1,4 +1,4 @@
-import type { ResultsFile } from '../results.js'
+import type { ResultsFile } from '../results/results.js'
 import { groupRows, tableOf } from './format.js'
 
 // A cell must not end the table (`|`) or open an HTML tag (`<`).

@@ -1,4 +1,4 @@
-import type { SuiteRecord } from '../results.js'
+import type { SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { formatNumber, groupRows } from './format.js'
 

@@ -1,11 +1,11 @@
 import type { PasswordHasher } from '@authlab/core'
-import { threadpoolNote } from '../env.js'
-import { type Measurement, measureAsync } from '../measure.js'
-import { noiseFlags, ratioTo } from '../ratio.js'
-import { BENCH_PASSWORD, describeParams } from '../settings.js'
-import type { Budget, Row, Suite } from '../types.js'
+import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
+import { type Measurement, measureAsync } from '../measure/measure.js'
+import { noiseFlags, ratioTo } from '../measure/ratio.js'
+import { threadpoolNote } from '../results/env.js'
+import type { Budget, Suite, SuiteRow } from '../types.js'
 
-/** K = 1, cores, 4 × cores and 32 concurrent hashes (the issue's levels), without repeats. */
+/** K = 1, cores, 4 × cores and 32 concurrent hashes (single, every core busy, an oversubscribed pool, a burst), without repeats. */
 export function concurrencyLevels(cores: number): number[] {
   return [...new Set([1, cores, 4 * cores, 32])].sort((a, b) => a - b)
 }
@@ -38,7 +38,7 @@ export const concurrencySuite: Suite = {
   async run(candidates, ctx) {
     const levels = concurrencyLevels(ctx.cores)
     ctx.progress.plan(candidates.hashers.length * levels.length)
-    const rows: Row[] = []
+    const rows: SuiteRow[] = []
     const notes: string[] = []
     const limitLabel = `limit ${ctx.cores} cores ÷ single-hash time`
     for (const candidate of candidates.hashers) {
@@ -71,7 +71,6 @@ export const concurrencySuite: Suite = {
         const limit = { value: (ctx.cores * 1000) / single.mean, rme: single.rme }
         const perSecond = { value: 1000 / m.mean, rme: m.rme }
         rows.push({
-          suite: 'concurrency',
           group: `K=${k}`,
           candidate: candidate.id,
           label: candidate.label,

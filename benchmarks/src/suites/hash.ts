@@ -1,9 +1,9 @@
 import type { PasswordHasher } from '@authlab/core'
-import { algorithmFamily, NATIVE_HASHERS } from '../baselines.js'
-import { type Measurement, measureAsync } from '../measure.js'
-import { noiseFlags, ratioTo } from '../ratio.js'
-import { BENCH_PASSWORD, COST_SETTINGS, describeParams, instantiate } from '../settings.js'
-import type { Budget, HashCandidate, Row, Suite } from '../types.js'
+import { NATIVE_HASHERS } from '../discover/baselines.js'
+import { BENCH_PASSWORD, COST_SETTINGS, describeParams, instantiate } from '../discover/settings.js'
+import { type Measurement, measureAsync } from '../measure/measure.js'
+import { noiseFlags, ratioTo } from '../measure/ratio.js'
+import type { Budget, HashCandidate, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
   readonly group: string
@@ -72,13 +72,13 @@ export const hashSuite: Suite = {
         )
       }
     }
-    const rows: Row[] = []
+    const rows: SuiteRow[] = []
     for (const op of ['hash', 'verify'] as const) {
       for (const entry of entries) {
         const timing = timings.get(keyOf(entry))
         if (!timing) continue
         const m = timing[op]
-        const family = algorithmFamily(entry.hasher.info.algorithm)
+        const family = entry.hasher.info.algorithm
         const native = entries.find(
           (e) => e.group === entry.group && e.candidate.id === NATIVE_HASHERS[family],
         )
@@ -89,7 +89,6 @@ export const hashSuite: Suite = {
           flags.push('same measurement as defaults')
         }
         rows.push({
-          suite: 'hash',
           group: `${entry.group} · ${op}`,
           candidate: entry.candidate.id,
           // The instance's own name: a multi-algorithm package labels each configuration differently.

@@ -1,12 +1,11 @@
 import type { Framework } from '@authlab/servers'
-import { ID_CEILING as CEILING } from '../baselines.js'
-import { FULL } from '../budget.js'
-import { HTTP_BUDGETS } from '../http/budgets.js'
-import { idsInFramework } from '../http/ids-scenario.js'
-import { loginEntries, loginScenario } from '../http/login-scenario.js'
-import { hasTaskset, pin, unpin } from '../http/process.js'
-import type { Placement } from '../http/servers.js'
-import type { Row, Suite } from '../types.js'
+import { ID_CEILING as CEILING } from '../discover/baselines.js'
+import { FULL, HTTP_BUDGETS } from '../measure/budget.js'
+import type { Suite, SuiteRow } from '../types.js'
+import { idsInFramework } from './http/ids-scenario.js'
+import { loginEntries, loginScenario } from './http/login-scenario.js'
+import type { Placement } from './http/servers.js'
+import { hasTaskset, pin, unpin } from './http/servers.js'
 
 const FRAMEWORKS: readonly Framework[] = ['express', 'fastify']
 
@@ -40,7 +39,7 @@ export const httpSuite: Suite = {
       ctx.progress.plan(
         FRAMEWORKS.length * (budget.rounds * candidates.ids.length + budget.loginRounds * entries.length),
       )
-      const rows: Row[] = []
+      const rows: SuiteRow[] = []
       for (const framework of FRAMEWORKS)
         rows.push(...(await idsInFramework(framework, candidates.ids, idsHasher, budget, placement, ctx)))
       for (const framework of FRAMEWORKS)

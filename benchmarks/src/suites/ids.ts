@@ -1,8 +1,8 @@
 import { type SurvivorHeap, signAsSessionCookie, sparseSurvivorHeap } from '@authlab/conformance'
-import { ID_CEILING as CEILING, ID_BASELINES } from '../baselines.js'
-import { type Measurement, measureSync } from '../measure.js'
-import { noiseFlags, ratioTo } from '../ratio.js'
-import type { IdCandidate, Row, Suite } from '../types.js'
+import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
+import { type Measurement, measureSync } from '../measure/measure.js'
+import { noiseFlags, ratioTo } from '../measure/ratio.js'
+import type { IdCandidate, Suite, SuiteRow } from '../types.js'
 
 /** IDs per timed call: a single ID (tens of ns) is below the timer's resolution. */
 const BATCH = 1000
@@ -56,14 +56,13 @@ export const idsSuite: Suite = {
       return t ? [{ label: t.candidate.label, figure: idsPerSecond(t.m) }] : []
     })
     const ceiling = byId.get(CEILING)
-    const rows: Row[] = timed.map(({ candidate, m }) => {
+    const rows: SuiteRow[] = timed.map(({ candidate, m }) => {
       const figure = idsPerSecond(m)
       const heap = heaps.get(candidate.id)
       const flags = [...noiseFlags(m.rme, ctx.maxRme)]
       if (candidate.id === CEILING) flags.push('ceiling: INSECURE, bench-only')
       if (ID_BASELINES.includes(candidate.id)) flags.push('baseline')
       return {
-        suite: 'ids',
         group: 'IDs/s',
         candidate: candidate.id,
         label: candidate.label,

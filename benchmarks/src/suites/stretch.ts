@@ -1,9 +1,9 @@
 import type { KeyDerivation, PasswordHasher } from '@authlab/core'
-import { NATIVE_HASHERS } from '../baselines.js'
-import { type Measurement, measureAsync } from '../measure.js'
-import { noiseFlags, ratioTo } from '../ratio.js'
-import { BENCH_PASSWORD, type CostSetting, instantiate } from '../settings.js'
-import type { Budget, HashCandidate, Row, Suite } from '../types.js'
+import { NATIVE_HASHERS } from '../discover/baselines.js'
+import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
+import { type Measurement, measureAsync } from '../measure/measure.js'
+import { noiseFlags, ratioTo } from '../measure/ratio.js'
+import type { Budget, HashCandidate, Suite, SuiteRow } from '../types.js'
 
 /** The parameters the onepw protocol fixes (KeyServerProtocol "stretch-KDF"): not ours to choose. */
 const PBKDF2_20K: CostSetting = {
@@ -57,14 +57,13 @@ interface Timed {
   readonly m: Measurement
 }
 
-function rowsOf(timed: readonly Timed[], maxRme: number): Row[] {
+function rowsOf(timed: readonly Timed[], maxRme: number): SuiteRow[] {
   return timed.map((t) => {
     const base = timed.find((x) => x.group === t.group && x.native)
     const figure = { value: 1000 / t.m.mean, rme: t.m.rme }
     const flags = noiseFlags(t.m.rme, maxRme)
     if (t === base) flags.push('baseline')
     return {
-      suite: 'stretch',
       group: t.group,
       candidate: t.id,
       label: t.label,

@@ -1,10 +1,4 @@
-import type { Ratio } from './types.js'
-
-export interface Figure {
-  readonly value: number
-  /** Relative margin of error in percent. */
-  readonly rme: number
-}
+import type { Figure, Ratio } from '../types.js'
 
 /**
  * A candidate's figure relative to a baseline from the same run, oriented so that > 1 is better.
@@ -13,10 +7,10 @@ export interface Figure {
  */
 export function ratioTo(baseline: string, candidate: Figure, base: Figure, higherIsBetter: boolean): Ratio {
   const value = higherIsBetter ? candidate.value / base.value : base.value / candidate.value
-  return { baseline, value, rme: Math.hypot(candidate.rme, base.rme) }
+  return { baseline, value, rme: Math.hypot(candidate.rme ?? 0, base.rme ?? 0) }
 }
 
-/** Flags that keep a noisy figure from being read as fact (GUIDE.md §3 rule 3). */
+/** Flags that keep a noisy figure from being read as fact. */
 export function noiseFlags(rme: number | undefined, maxRme: number): string[] {
   return rme !== undefined && rme > maxRme ? [`noisy: rme ${rme.toFixed(1)}% > ${maxRme}%`] : []
 }

@@ -1,11 +1,8 @@
 import type { ResultsFile } from './results.js'
-import type { Row } from './types.js'
+import type { Figure, Row } from '../types.js'
 
 /** What is compared for one row: its ratio to the same-run baseline, or its absolute value. */
-export interface Figure {
-  readonly value: number
-  /** Relative margin of error in percent; absent for one-shot figures. */
-  readonly rme?: number
+export interface Compared extends Figure {
   readonly higherIsBetter: boolean
   readonly unit: string
 }
@@ -35,11 +32,11 @@ export interface Comparison {
 const keyOf = (r: Row) => `${r.suite} · ${r.group} · ${r.candidate} [${r.unit}]`
 
 /**
- * By default a row is compared through its ratio to the baseline of its own run (GUIDE.md §3 rule 2):
+ * By default a row is compared through its ratio to the baseline of its own run:
  * a slower or busier machine moves both sides and cancels out, so CI runners of different speeds
  * can be compared. `absolute` compares raw values, meaningful only on the same quiet machine.
  */
-export function figureOf(row: Row, absolute: boolean): Figure {
+export function figureOf(row: Row, absolute: boolean): Compared {
   const ratio = row.ratios[0]
   if (!absolute && ratio) {
     return { value: ratio.value, rme: ratio.rme, higherIsBetter: true, unit: `× vs ${ratio.baseline}` }
@@ -58,10 +55,7 @@ export function figureOf(row: Row, absolute: boolean): Figure {
  * t-test; Schenker & Gentleman, The American Statistician 55(3), 2001), so a flagged regression is
  * real, at the price of missing some small ones. Figures without a spread are never significant.
  */
-export function significantlyDifferent(
-  a: Pick<Figure, 'value' | 'rme'>,
-  b: Pick<Figure, 'value' | 'rme'>,
-): boolean {
+export function significantlyDifferent(a: Figure, b: Figure): boolean {
   if (a.rme === undefined || b.rme === undefined) return false
   const [aLo, aHi] = [a.value * (1 - a.rme / 100), a.value * (1 + a.rme / 100)]
   const [bLo, bHi] = [b.value * (1 - b.rme / 100), b.value * (1 + b.rme / 100)]

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { availableParallelism, cpus, loadavg, release, type } from 'node:os'
-import type { StrategyPackage } from './types.js'
+import type { StrategyPackage } from '../types.js'
 
-/** Everything a reader needs to interpret absolute figures (GUIDE.md §3 rule 5). */
+/** Everything a reader needs to interpret absolute figures. */
 export interface Environment {
   readonly date: string
   readonly commit: string

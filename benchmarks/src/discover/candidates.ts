@@ -1,7 +1,7 @@
 import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
+import type { Candidates, HashCandidate, IdCandidate, LoadedPackage, StretchCandidate } from '../types.js'
 import { isBaseline } from './baselines.js'
 import { ID_REFERENCES } from './references.js'
-import type { Candidates, HashCandidate, IdCandidate, LoadedPackage, StretchCandidate } from './types.js'
 
 export interface Assembled {
   readonly candidates: Candidates

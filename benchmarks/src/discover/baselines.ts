@@ -1,6 +1,6 @@
 /**
- * Which candidates others are divided by (GUIDE.md §3 rule 2: ratios to a baseline measured in the
- * same run). A policy choice, kept in one place; candidates themselves are discovered.
+ * Which candidates others are divided by (ratios to a baseline measured in the same run cancel
+ * the machine's speed and load). A policy choice, kept in one place; candidates themselves are discovered.
  */
 export const ID_BASELINES: readonly string[] = ['ref:randomUUID', '@authlab/id-uid-safe']
 
@@ -13,11 +13,6 @@ export const NATIVE_HASHERS: Readonly<Record<string, string>> = {
   argon2id: '@authlab/hash-argon2',
   scrypt: '@authlab/hash-scrypt',
   'pbkdf2-sha256': '@authlab/hash-pbkdf2',
-}
-
-/** bcrypt's `2a`/`2b`/`2y` prefixes are one algorithm (the prefixes only record historical bug fixes). */
-export function algorithmFamily(algorithm: string): string {
-  return /^2[abxy]?$/.test(algorithm) || algorithm === 'bcrypt' ? 'bcrypt' : algorithm
 }
 
 /** Baselines and the ceiling survive `--filter`: the ratios of the kept candidates are taken to them. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { InvalidOptionError } from '@authlab/core'
 import AjvModule from 'ajv'
 import type { Environment } from './env.js'
-import type { Row } from './types.js'
+import type { Row } from '../types.js'
 
 export const RESULTS_FORMAT = 'authlab-bench/1'
 

@@ -1,11 +1,19 @@
 import type { Framework } from '@authlab/servers'
-import { ID_CEILING as CEILING } from '../baselines.js'
-import type { IdCandidate, Row, SuiteContext } from '../types.js'
-import type { HttpBudget } from './budgets.js'
+import { ID_CEILING as CEILING } from '../../discover/baselines.js'
+import type { HttpBudget } from '../../measure/budget.js'
+import type { IdCandidate, SuiteContext, SuiteRow } from '../../types.js'
 import { load } from './load.js'
-import type { ServerProcess } from './process.js'
-import { finite, roundFlags, spreadFields } from './round-rows.js'
-import { interleavedRounds, type MeanCi, meanCi, type RoundSample, summarizeRounds } from './rounds.js'
+import {
+  finite,
+  interleavedRounds,
+  type MeanCi,
+  meanCi,
+  type RoundSample,
+  roundFlags,
+  spreadFields,
+  summarizeRounds,
+} from './rounds.js'
+import type { ServerProcess } from './servers.js'
 import { type Placement, withServers } from './servers.js'
 
 /** Issue 5's goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
@@ -44,7 +52,7 @@ export async function idsInFramework(
   budget: HttpBudget,
   placement: Placement,
   ctx: SuiteContext,
-): Promise<Row[]> {
+): Promise<SuiteRow[]> {
   const samples = new Map<IdCandidate, RoundSample[]>(ids.map((c) => [c, []]))
   const ratios = new Map<IdCandidate, number[]>(ids.map((c) => [c, []]))
   for (const order of interleavedRounds(ids, budget.rounds)) {
@@ -69,7 +77,6 @@ export async function idsInFramework(
     const summary = summarizeRounds(samples.get(candidate) ?? [])
     const ratio = meanCi(ratios.get(candidate) ?? [])
     return {
-      suite: 'http',
       group: `ids-in-framework · ${framework}`,
       candidate: candidate.id,
       label: candidate.label,

@@ -1,13 +1,18 @@
 import type { Framework } from '@authlab/servers'
-import { BENCH_PASSWORD, COST_SETTINGS, type CostSetting, instantiate } from '../settings.js'
-import type { HashCandidate, Row, SuiteContext } from '../types.js'
-import type { HttpBudget } from './budgets.js'
+import { BENCH_PASSWORD, COST_SETTINGS, type CostSetting, instantiate } from '../../discover/settings.js'
+import type { HttpBudget } from '../../measure/budget.js'
+import type { HashCandidate, SuiteContext, SuiteRow } from '../../types.js'
 import { load, type ProbeResult, startProbe } from './load.js'
-import { timeVerifyInProcess } from './process.js'
-import { finite, roundFlags, spreadFields } from './round-rows.js'
-import { interleavedRounds, median, type RoundSample, summarizeRounds } from './rounds.js'
-import { type Placement, withServers } from './servers.js'
-import { BENCH_USER } from './spec.js'
+import {
+  finite,
+  interleavedRounds,
+  median,
+  type RoundSample,
+  roundFlags,
+  spreadFields,
+  summarizeRounds,
+} from './rounds.js'
+import { BENCH_USER, type Placement, timeVerifyInProcess, withServers } from './servers.js'
 
 export interface LoginEntry {
   readonly candidate: HashCandidate
@@ -78,7 +83,7 @@ export async function loginScenario(
   budget: HttpBudget,
   placement: Placement,
   ctx: SuiteContext,
-): Promise<Row[]> {
+): Promise<SuiteRow[]> {
   const body = JSON.stringify({ username: BENCH_USER, password: BENCH_PASSWORD })
   const post = { path: '/login', method: 'POST', body, connections: 4 } as const
   const samples = new Map<LoginEntry, RoundSample[]>(entries.map((e) => [e, []]))
@@ -111,7 +116,6 @@ export async function loginScenario(
     const health = probes.get(e) ?? []
     const medianOf = (pick: (probe: ProbeResult) => number) => finite(median(health.map(pick)))
     return {
-      suite: 'http',
       group: `login · ${framework} · ${e.setting.label}`,
       candidate: e.candidate.id,
       label: e.label,

@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import type { MeasureOptions } from '../measure.js'
-import type { ServerSpec } from './spec.js'
+import type { Framework } from '@authlab/servers'
+import type { MeasureOptions } from '../../measure/measure.js'
 
 const ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url))
 
@@ -96,4 +96,37 @@ export async function startServerProcesses(
     throw (failed as PromiseRejectedResult).reason
   }
   return started
+}
+
+/** What one server process runs: candidates named by id, rebuilt by the process's own discovery. */
+export interface ServerSpec {
+  readonly framework: Framework
+  /** An ids candidate id: a package name or a bench reference such as `ref:counter`. */
+  readonly generator: string
+  /** A hash candidate id and the cost setting (COST_SETTINGS label) it runs at; default: its defaults. */
+  readonly hasher: string
+  readonly setting?: string
+}
+
+/** The account every login server holds, with BENCH_PASSWORD. */
+export const BENCH_USER = 'bench'
+
+/** Starts one server per spec, runs `body` over them, and stops every server whatever happens. */
+export async function withServers<R>(
+  specs: readonly ServerSpec[],
+  cpu: number | undefined,
+  body: (servers: readonly ServerProcess[]) => Promise<R>,
+): Promise<R> {
+  const servers = await startServerProcesses(specs, cpu)
+  try {
+    return await body(servers)
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()))
+  }
+}
+
+/** Where the servers run: CPU 0 with taskset, the load generator on CPU 1; undefined = unpinned. */
+export interface Placement {
+  readonly serverCpu: number | undefined
+  readonly serverCores: number
 }

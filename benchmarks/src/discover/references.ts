@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { defineIdGenerator, type IdGenerator } from '@authlab/core'
-import type { IdCandidate } from './types.js'
+import type { IdCandidate } from '../types.js'
 
 const HEX_AND_DASH = '0123456789abcdef-'
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -27,7 +27,7 @@ export function createRandomUuidReference(): IdGenerator {
 
 /**
  * INSECURE, bench-only: a unique counter padded to 32 characters, the length of the real generators.
- * It is the harness ceiling (GUIDE.md §3 rule 4): a constant or cycling ID would be unfairly cheap
+ * It is the harness ceiling in the http suite: a constant or cycling ID would be unfairly cheap
  * downstream because a session store keyed by it stays tiny. Never published, never a session ID.
  */
 export function createCounterIdGenerator(): IdGenerator {

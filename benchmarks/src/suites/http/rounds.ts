@@ -1,5 +1,5 @@
 /**
- * Interleaved rounds (GUIDE.md §3 rule 4): round 1 runs the candidates A B C …, round 2 … C B A, and so
+ * Interleaved rounds: round 1 runs the candidates A B C …, round 2 … C B A, and so
  * on, so a slow drift over the run (a growing session store, thermal state) lands on every candidate
  * alike instead of on whoever runs last.
  */
@@ -79,4 +79,26 @@ export function meanCi(values: readonly number[]): MeanCi {
   if (n < 2) return { mean, halfWidth: Number.NaN }
   const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (n - 1)
   return { mean, halfWidth: (T_975[n - 2] ?? 1.96) * Math.sqrt(variance / n) }
+}
+
+/** Results files hold numbers only; a figure without a clean round is 0, and its row is flagged. */
+export function finite(value: number): number {
+  return Number.isFinite(value) ? value : 0
+}
+
+export function spreadFields(summary: RoundSummary): Record<string, number> {
+  return {
+    min: finite(summary.min),
+    max: finite(summary.max),
+    'spread %': finite(summary.spreadPct),
+    'clean rounds': summary.cleanRounds,
+    'marked rounds': summary.markedRounds,
+    'errors+timeouts+non-2xx': summary.failures,
+  }
+}
+
+export function roundFlags(summary: RoundSummary): string[] {
+  const flags =
+    summary.markedRounds > 0 ? [`${summary.markedRounds} round(s) with errors/timeouts/non-2xx left out`] : []
+  return summary.cleanRounds === 0 ? [...flags, 'no clean round: no figure'] : flags
 }
