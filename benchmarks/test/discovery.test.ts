@@ -24,7 +24,7 @@ describe('discovery by declared metadata', () => {
       reason: expect.stringMatching(/^not built/),
     })
     const packages = loaded.flatMap((o): LoadedPackage[] => (o.ok ? [o.pkg] : []))
-    const { candidates } = assembleCandidates(packages)
+    const { candidates } = assembleCandidates(packages, root)
     const temporary = candidates.ids.find((c) => c.id === '@tmp/id-temporary')
     expect(temporary?.label).toBe('temporary counter')
     expect(temporary?.create()()).toHaveLength(32)
@@ -47,7 +47,7 @@ describe('discovery by declared metadata', () => {
       dependencies: {},
       exports: {},
     } as const
-    expect(assembleCandidates([pkg]).skipped).toEqual([
+    expect(assembleCandidates([pkg], '/').skipped).toEqual([
       { name: '@tmp/x', reason: expect.stringContaining('createIdGenerator') },
     ])
   })
@@ -66,20 +66,21 @@ describe('--filter', () => {
   const create = () => {
     throw new Error('not called')
   }
+  const source = { kind: 'reference' } as const
   const candidates = {
     ids: [
-      { id: 'ref:randomUUID', label: 'crypto.randomUUID() [ref]', create },
-      { id: '@authlab/id-uid-safe', label: 'uid-safe', create },
-      { id: '@authlab/id-fast', label: 'authlab fast', create },
-      { id: '@authlab/id-nanoid', label: 'nanoid', create },
+      { id: 'ref:randomUUID', label: 'crypto.randomUUID() [ref]', create, source },
+      { id: 'ref:fastify-session', label: "@fastify/session's default idGenerator [ref]", create, source },
+      { id: '@authlab/id-fast', label: 'authlab fast', create, source },
+      { id: '@authlab/id-nanoid', label: 'nanoid', create, source },
     ],
-    hashers: [{ id: '@authlab/hash-bcryptjs', label: 'bcrypt (pure JS)', create }],
+    hashers: [{ id: '@authlab/hash-bcryptjs', label: 'bcrypt (pure JS)', create, source }],
     stretch: [],
   }
 
   test('keeps matching candidates (by name or label, any case) and every baseline', () => {
     const kept = filterCandidates(candidates, 'FAST')
-    expect(kept.ids.map((c) => c.id)).toEqual(['ref:randomUUID', '@authlab/id-uid-safe', '@authlab/id-fast'])
+    expect(kept.ids.map((c) => c.id)).toEqual(['ref:randomUUID', 'ref:fastify-session', '@authlab/id-fast'])
     expect(kept.hashers).toEqual([])
   })
 

@@ -2,10 +2,20 @@
  * Which candidates others are divided by (ratios to a baseline measured in the same run cancel
  * the machine's speed and load). A policy choice, kept in one place; candidates themselves are discovered.
  */
-export const ID_BASELINES: readonly string[] = ['ref:randomUUID', '@authlab/id-uid-safe']
+export const ID_BASELINES: readonly string[] = [
+  'ref:randomUUID',
+  'ref:fastify-session',
+  'ref:express-session',
+]
 
-/** The insecure unique counter (references.ts): what the harness reaches when an ID costs next to nothing. */
-export const ID_CEILING = 'ref:counter'
+/** The flat-string floor (references.ts): the cheapest 32-character string, so no generator can beat it. */
+export const ID_CEILING = 'ref:flat-string'
+
+/**
+ * The http suite's ceiling, the insecure unique counter: a constant ID would keep the session store at
+ * one entry and be unfairly cheap downstream, so the ceiling there must be unique per request.
+ */
+export const HTTP_CEILING = 'ref:counter'
 
 /** The native implementation of each algorithm family, the yardstick for its other implementations. */
 export const NATIVE_HASHERS: Readonly<Record<string, string>> = {
@@ -20,6 +30,7 @@ export function isBaseline(candidate: string): boolean {
   return (
     ID_BASELINES.includes(candidate) ||
     candidate === ID_CEILING ||
+    candidate === HTTP_CEILING ||
     Object.values(NATIVE_HASHERS).includes(candidate)
   )
 }

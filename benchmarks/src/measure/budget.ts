@@ -1,37 +1,33 @@
 import type { Budget } from '../types.js'
 
 /**
- * Quick: every suite in about 3 minutes on a 2-core box, enough to see who wins and by how much,
- * with wide error bars flagged. Full: publication runs, several times longer per figure.
+ * Quick: every default suite in about 3 minutes on a 2-core box, with at least 5 rounds behind every
+ * ratio (fewer print as undecided). Full: publication runs, more and longer rounds.
  */
 export const QUICK: Budget = {
-  idTimeMs: 400,
-  idWarmupMs: 100,
-  heapIds: 500_000,
-  hashTimeMs: 250,
-  hashMinSamples: 3,
+  idRounds: 7,
+  idSampling: { warmupMs: 60, sampleMs: 10, samples: 5 },
+  heapIds: 300_000,
+  hashRounds: 5,
   allSettings: false,
   lagTimeMs: 600,
   lagMinHashes: 2,
-  concurrencyTimeMs: 300,
-  concurrencyCapMs: 3_000,
-  stretchTimeMs: 500,
-  stretchMinSamples: 3,
+  concurrencyRounds: 5,
+  concurrencyCapMs: 600,
+  stretchRounds: 5,
 }
 
 export const FULL: Budget = {
-  idTimeMs: 3_000,
-  idWarmupMs: 1_000,
+  idRounds: 20,
+  idSampling: { warmupMs: 300, sampleMs: 25, samples: 9 },
   heapIds: 1_000_000,
-  hashTimeMs: 3_000,
-  hashMinSamples: 10,
+  hashRounds: 15,
   allSettings: true,
   lagTimeMs: 5_000,
   lagMinHashes: 5,
-  concurrencyTimeMs: 3_000,
+  concurrencyRounds: 10,
   concurrencyCapMs: Number.POSITIVE_INFINITY,
-  stretchTimeMs: 5_000,
-  stretchMinSamples: 10,
+  stretchRounds: 10,
 }
 
 /**
@@ -42,7 +38,7 @@ export const FULL: Budget = {
  * warm-up, 5.5 k after 1 s), so quick ratios carry that noise and full ones wait 3 s.
  */
 export const HTTP_BUDGETS = {
-  quick: { rounds: 3, idsSec: 1, warmupSec: 0.5, loginRounds: 2, loginSec: 0.8, warmupLogins: 4 },
+  quick: { rounds: 5, idsSec: 1, warmupSec: 0.5, loginRounds: 5, loginSec: 0.5, warmupLogins: 4 },
   full: { rounds: 10, idsSec: 2, warmupSec: 3, loginRounds: 4, loginSec: 5, warmupLogins: 16 },
 } as const
 export type HttpBudget = (typeof HTTP_BUDGETS)[keyof typeof HTTP_BUDGETS]

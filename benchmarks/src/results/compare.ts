@@ -1,30 +1,45 @@
-import type { ResultsFile } from './results.js'
+import { MIN_ROUNDS } from '../measure/rounds.js'
+import { mannWhitney, median } from '../measure/stats.js'
 import type { Figure, Row } from '../types.js'
+import type { ResultsFile } from './results.js'
 
-/** What is compared for one row: its ratio to the same-run baseline, or its absolute value. */
+/** What is compared for one row: the per-round values of its first ratio (or of its absolute figure). */
 export interface Compared extends Figure {
+  readonly rounds: readonly number[]
   readonly higherIsBetter: boolean
   readonly unit: string
 }
+
+export type Decision = 'regression' | 'worse' | 'better' | 'no change' | 'undecided'
 
 export interface Change {
   readonly key: string
   readonly label: string
   readonly unit: string
+  /** Median of each side's pooled rounds. */
   readonly before: number
   readonly after: number
+  readonly roundsBefore: number
+  readonly roundsAfter: number
   /** (after − before) ÷ before, in percent. */
   readonly deltaPct: number
-  readonly worse: boolean
-  /** The 95 % confidence intervals (value ± rme) do not overlap. */
-  readonly significant: boolean
-  /** Significant, worse, and by more than the threshold. */
-  readonly regression: boolean
+  /** Two-sided Mann–Whitney p-value over the pooled per-round values (1 when undecided). */
+  readonly p: number
+  readonly decision: Decision
+}
+
+export interface CompareOptions {
+  /** Smallest change, in percent, that counts as a regression (a smaller one is "no change"). */
+  readonly thresholdPct: number
+  /** Significance level of the rank test. */
+  readonly alpha: number
+  /** Compare raw values instead of ratios to the same-run baseline (same quiet machine only). */
+  readonly absolute: boolean
 }
 
 export interface Comparison {
   readonly changes: readonly Change[]
-  /** Row keys present in only one of the files (new or removed candidates/groups). */
+  /** Row keys present on only one side (new or removed candidates/groups). */
   readonly onlyBefore: readonly string[]
   readonly onlyAfter: readonly string[]
 }
@@ -32,64 +47,74 @@ export interface Comparison {
 const keyOf = (r: Row) => `${r.suite} · ${r.group} · ${r.candidate} [${r.unit}]`
 
 /**
- * By default a row is compared through its ratio to the baseline of its own run:
- * a slower or busier machine moves both sides and cancels out, so CI runners of different speeds
- * can be compared. `absolute` compares raw values, meaningful only on the same quiet machine.
+ * By default a row is compared through the per-round ratios to the baseline of its own rounds: a slower
+ * or busier machine moves both sides of every ratio and cancels out, so CI runners of different speeds
+ * can be compared. `absolute` compares the per-round raw values.
  */
-export function figureOf(row: Row, absolute: boolean): Compared {
+export function figureOf(row: Row, absolute: boolean): Compared | undefined {
   const ratio = row.ratios[0]
-  if (!absolute && ratio) {
-    return { value: ratio.value, rme: ratio.rme, higherIsBetter: true, unit: `× vs ${ratio.baseline}` }
+  if (!absolute) {
+    if (!ratio) return undefined
+    return { value: ratio.value, rounds: ratio.rounds, higherIsBetter: true, unit: `× vs ${ratio.baseline}` }
   }
-  return {
-    value: row.value,
-    ...(row.rme === undefined ? {} : { rme: row.rme }),
-    higherIsBetter: row.higherIsBetter,
-    unit: row.unit,
-  }
+  return { value: row.value, rounds: row.rounds ?? [], higherIsBetter: row.higherIsBetter, unit: row.unit }
 }
 
 /**
- * Significance rule: two figures differ when their 95 % confidence intervals, value × (1 ± rme),
- * do not overlap. That is conservative (non-overlap of two 95 % CIs implies p < 0.01 for Welch's
- * t-test; Schenker & Gentleman, The American Statistician 55(3), 2001), so a flagged regression is
- * real, at the price of missing some small ones. Figures without a spread are never significant.
+ * The decision for one row, as benchstat makes it: the per-round values of both sides (several results
+ * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha
+ * AND the medians differ by more than the threshold, so a tiny real change and a large noisy one both
+ * read "no change". Fewer than MIN_ROUNDS rounds on a side: undecided, never a regression.
  */
-export function significantlyDifferent(a: Figure, b: Figure): boolean {
-  if (a.rme === undefined || b.rme === undefined) return false
-  const [aLo, aHi] = [a.value * (1 - a.rme / 100), a.value * (1 + a.rme / 100)]
-  const [bLo, bHi] = [b.value * (1 - b.rme / 100), b.value * (1 + b.rme / 100)]
-  return aHi < bLo || bHi < aLo
+export function decide(
+  before: readonly number[],
+  after: readonly number[],
+  higherIsBetter: boolean,
+  options: Pick<CompareOptions, 'thresholdPct' | 'alpha'>,
+): { deltaPct: number; p: number; decision: Decision } {
+  const [a, b] = [median(before), median(after)]
+  const deltaPct = ((b - a) / a) * 100
+  if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS) return { deltaPct, p: 1, decision: 'undecided' }
+  const { p } = mannWhitney(before, after)
+  if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct) return { deltaPct, p, decision: 'no change' }
+  const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
+  return { deltaPct, p, decision: worse ? 'regression' : 'better' }
 }
 
+/** Compares the rows of one or more results files per side, pooling each row's rounds across a side's files. */
 export function compareResults(
-  before: ResultsFile,
-  after: ResultsFile,
-  thresholdPct: number,
-  absolute = false,
+  before: readonly ResultsFile[],
+  after: readonly ResultsFile[],
+  options: CompareOptions,
 ): Comparison {
-  const rowsOf = (r: ResultsFile) => new Map(r.suites.flatMap((s) => s.rows).map((row) => [keyOf(row), row]))
-  const [a, b] = [rowsOf(before), rowsOf(after)]
+  const pool = (files: readonly ResultsFile[]) => {
+    const rows = new Map<string, { row: Row; rounds: number[]; unit: string }>()
+    for (const row of files.flatMap((f) => f.suites.flatMap((s) => s.rows))) {
+      const figure = figureOf(row, options.absolute)
+      if (!figure) continue
+      const key = keyOf(row)
+      const seen = rows.get(key)
+      // A ratio to a different baseline is a different figure: only the first file's is pooled.
+      if (seen && seen.unit !== figure.unit) continue
+      rows.set(key, { row, unit: figure.unit, rounds: [...(seen?.rounds ?? []), ...figure.rounds] })
+    }
+    return rows
+  }
+  const [a, b] = [pool(before), pool(after)]
   const changes: Change[] = []
-  for (const [key, oldRow] of a) {
-    const newRow = b.get(key)
-    if (!newRow) continue
-    const [old, now] = [figureOf(oldRow, absolute), figureOf(newRow, absolute)]
-    // A ratio against a different baseline (or a ratio against none) is not the same figure.
-    if (old.unit !== now.unit) continue
-    const deltaPct = ((now.value - old.value) / old.value) * 100
-    const worse = old.higherIsBetter ? deltaPct < 0 : deltaPct > 0
-    const significant = significantlyDifferent(old, now)
+  for (const [key, old] of a) {
+    const now = b.get(key)
+    if (!now || now.unit !== old.unit) continue
+    const higherIsBetter = options.absolute ? now.row.higherIsBetter : true
     changes.push({
       key,
-      label: newRow.label,
+      label: now.row.label,
       unit: now.unit,
-      before: old.value,
-      after: now.value,
-      deltaPct,
-      worse,
-      significant,
-      regression: significant && worse && Math.abs(deltaPct) > thresholdPct,
+      before: median(old.rounds),
+      after: median(now.rounds),
+      roundsBefore: old.rounds.length,
+      roundsAfter: now.rounds.length,
+      ...decide(old.rounds, now.rounds, higherIsBetter, options),
     })
   }
   return {

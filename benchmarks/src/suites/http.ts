@@ -1,5 +1,5 @@
 import type { Framework } from '@authlab/servers'
-import { ID_CEILING as CEILING } from '../discover/baselines.js'
+import { HTTP_CEILING as CEILING } from '../discover/baselines.js'
 import { FULL, HTTP_BUDGETS } from '../measure/budget.js'
 import type { Suite, SuiteRow } from '../types.js'
 import { idsInFramework } from './http/ids-scenario.js'
