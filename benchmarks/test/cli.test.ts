@@ -1,7 +1,21 @@
-import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EXIT, main } from '../src/main.js'
-import { roundsAround, tempDir, tempWorkspace, withFastRatios, writeResultsPair } from './fixtures.js'
+import type { Row } from '../src/types.js'
+import {
+  roundsAround,
+  syntheticResults,
+  tempDir,
+  tempWorkspace,
+  withFastRatios,
+  writeJson,
+  writeResultsPair,
+} from './fixtures.js'
+
+/** The committed bin shim, as npm links it (it runs the built CLI). */
+const BIN = resolve(import.meta.dirname, '..', 'bin', 'authlab-bench.js')
 
 async function cli(argv: string[], root?: string) {
   let stdout = ''
@@ -114,5 +128,26 @@ describe('compare exit codes and formats (for CI)', () => {
     expect(stdout).toContain(
       'ids · IDs/s · @authlab/id-fast: 2.50 / 2.50 (min–max 2.50–2.50, ±0.0 % of the median 2.50',
     )
+  })
+})
+
+describe('the installed command', () => {
+  test('piped into a reader that stops early (head), compare ends quietly: no EPIPE stack trace', async () => {
+    // Enough rows that the output overflows the pipe buffer after the reader is gone.
+    const big = syntheticResults()
+    const rows = big.suites[0]?.rows ?? []
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...(rows[1] as Row), candidate: `c${i}` }))
+    const dir = tempDir()
+    const file = join(dir, 'big.json')
+    writeJson(file, { ...big, suites: [{ ...big.suites[0], rows: many }] })
+    const child = spawn(process.execPath, [BIN, 'compare', file, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    child.stdout.once('data', () => child.stdout.destroy())
+    const [code] = await once(child, 'exit')
+    expect(stderr).toBe('')
+    expect(code).toBe(EXIT.ok)
   })
 })

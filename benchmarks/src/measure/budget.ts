@@ -5,9 +5,9 @@ import type { Budget } from '../types.js'
  * ratio (fewer print as undecided). Full: publication runs, more and longer rounds.
  */
 export const QUICK: Budget = {
-  idRounds: 7,
+  idRounds: 6,
   idSampling: { warmupMs: 60, sampleMs: 10, samples: 5 },
-  heapIds: 300_000,
+  heapIds: 100_000,
   hashRounds: 5,
   allSettings: false,
   lagTimeMs: 600,
