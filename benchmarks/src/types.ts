@@ -132,8 +132,10 @@ export interface Budget {
   readonly idSampling: IdSampling
   /** IDs generated for the retained-heap measurement, one in `keepEvery` kept. */
   readonly heapIds: number
-  /** Rounds of the hash suite: one hash and one verify per configuration per round. */
+  /** Rounds of the hash suite: hash, then verify, per configuration per round. */
   readonly hashRounds: number
+  /** CPU time each operation is repeated for within a round (hash and stretch suites; at least one call). */
+  readonly hashRoundMs: number
   /** Cost-equalised settings run: `quick` runs one per algorithm family, `full` all of them. */
   readonly allSettings: boolean
   /** Lag suite: time to hash back to back per hasher (at least `lagMinHashes`). */

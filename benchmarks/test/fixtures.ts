@@ -12,6 +12,7 @@ export const TINY: Budget = {
   idSampling: { warmupMs: 1, sampleMs: 1, samples: 1 },
   heapIds: 2_000,
   hashRounds: 2,
+  hashRoundMs: 1,
   allSettings: false,
   lagTimeMs: 1,
   lagMinHashes: 2,

@@ -1,4 +1,7 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { consume } from './measure.js'
+import { median } from './stats.js'
 
 /** CPU milliseconds of this process (user + system, every thread): other processes' work is not in it. */
 export function cpuMs(): number {
@@ -12,12 +15,35 @@ export interface Timing {
   readonly wallMs: number
 }
 
+// A full collection on demand without starting node with --expose-gc: the flag is set, and a fresh
+// context picks up the `gc` function it exposes.
+setFlagsFromString('--expose-gc')
+const collect = runInNewContext('gc') as () => void
+
 /**
- * One awaited call, timed by CPU and wall clock. On a shared machine other processes' work lands in
- * wall time only, so CPU time is what ratios use; wall time is kept for latency.
+ * Collects the garbage the previous candidate left (a pure-JS scrypt leaves tens of MB) and lets pending
+ * callbacks and the GC's helper threads finish, so that work is not timed as the next candidate's.
  */
-export async function timeAsync(fn: () => Promise<unknown>): Promise<Timing> {
-  const [c0, w0] = [cpuMs(), performance.now()]
-  consume(await fn())
-  return { cpuMs: cpuMs() - c0, wallMs: performance.now() - w0 }
+export async function settle(): Promise<void> {
+  collect()
+  await new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
+ * One round's figure for an operation: after `settle()`, the operation is repeated until `minCpuMs` of
+ * CPU time is spent (at least once), and the median of its calls is kept, so one call that paid for a page
+ * fault storm or a collection does not become the round's figure.
+ */
+export async function timeRound(fn: () => Promise<unknown>, minCpuMs: number): Promise<Timing> {
+  await settle()
+  const cpu: number[] = []
+  const wall: number[] = []
+  const start = cpuMs()
+  do {
+    const [c0, w0] = [cpuMs(), performance.now()]
+    consume(await fn())
+    cpu.push(cpuMs() - c0)
+    wall.push(performance.now() - w0)
+  } while (cpuMs() - start < minCpuMs)
+  return { cpuMs: median(cpu), wallMs: median(wall) }
 }

@@ -1,6 +1,7 @@
 import type { PasswordHasher } from '@authlab/core'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
 import { limitFlags, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { threadpoolNote } from '../results/env.js'
 import type { Suite, SuiteRow } from '../types.js'
@@ -21,6 +22,7 @@ export function projectedRoundMs(singleMs: number, k: number, runsOn: string, co
 
 /** Wall time of K hashes started together: what a server sees when K logins arrive at once. */
 async function burst(hasher: PasswordHasher, k: number): Promise<number> {
+  await settle()
   const started = performance.now()
   await Promise.all(Array.from({ length: k }, () => hasher.hash(BENCH_PASSWORD)))
   return performance.now() - started

@@ -2,7 +2,7 @@ import type { PasswordHasher } from '@authlab/core'
 import { NATIVE_HASHERS } from '../discover/baselines.js'
 import { BENCH_PASSWORD, COST_SETTINGS, describeParams, instantiate } from '../discover/settings.js'
 import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
-import { type Timing, timeAsync } from '../measure/sample.js'
+import { type Timing, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
@@ -83,8 +83,8 @@ export const hashSuite: Suite = {
         ctx.progress.step(`round ${round + 1} · ${entry.candidate.label} (${describeParams(entry.hasher)})`)
         const stored = encoded.get(keyOf(entry)) as string
         return {
-          hash: await timeAsync(() => entry.hasher.hash(BENCH_PASSWORD)),
-          verify: await timeAsync(() => entry.hasher.verify(stored, BENCH_PASSWORD)),
+          hash: await timeRound(() => entry.hasher.hash(BENCH_PASSWORD), ctx.budget.hashRoundMs),
+          verify: await timeRound(() => entry.hasher.verify(stored, BENCH_PASSWORD), ctx.budget.hashRoundMs),
         }
       },
       (entry, error) => notes.push(`${entry.candidate.id}: a round failed (${(error as Error).message})`),
@@ -149,7 +149,7 @@ export const hashSuite: Suite = {
       }
     }
     notes.push(
-      `${ctx.budget.hashRounds} rounds after one discarded hash and verify each; in every round each configuration hashes once and verifies once, in a fresh random order. Value = median CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
+      `${ctx.budget.hashRounds} rounds after one discarded hash and verify each; in every round each configuration hashes, then verifies, each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median call), in a fresh random order. Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
       `Ratio = native CPU time ÷ candidate CPU time per round (> 1: cheaper than native), median with a 95 % bootstrap interval; "no difference" within the A/A control's noise floor${floors.size ? ` (hash ±${(floors.get('hash') ?? 0).toFixed(1)} %, verify ±${(floors.get('verify') ?? 0).toFixed(1)} % in this run)` : ''}.`,
     )
     return { rows, notes }

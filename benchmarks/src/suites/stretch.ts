@@ -2,7 +2,7 @@ import type { KeyDerivation, PasswordHasher } from '@authlab/core'
 import { NATIVE_HASHERS } from '../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
 import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
-import { timeAsync } from '../measure/sample.js'
+import { timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import type { HashCandidate, Suite, SuiteRow } from '../types.js'
 
@@ -112,7 +112,7 @@ export const stretchSuite: Suite = {
       ctx.seed,
       (job, round) => {
         ctx.progress.step(`round ${round + 1} · ${job.label}`)
-        return timeAsync(job.run)
+        return timeRound(job.run, ctx.budget.hashRoundMs)
       },
       (job, error) => notes.push(`${job.id}: a round failed (${(error as Error).message})`),
     )
