@@ -1,7 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { assembleCandidates, filterCandidates } from '../src/discover/candidates.js'
+import {
+  assembleCandidates,
+  filterCandidates,
+  loadCandidateFile,
+  loadCandidates,
+  rebuildIdCandidate,
+} from '../src/discover/candidates.js'
 import { discoverPackages, loadPackages } from '../src/discover/discovery.js'
 import type { LoadedPackage } from '../src/types.js'
 import { addPackage, tempWorkspace } from './fixtures.js'
@@ -86,5 +92,34 @@ describe('--filter', () => {
 
   test('a filter matching nothing is a typed error listing the candidates', () => {
     expect(() => filterCandidates(candidates, 'zzz')).toThrow(/matches no candidate.*id-nanoid/)
+  })
+})
+
+describe('--candidate: a user module beside the packages', () => {
+  test('a module exporting createIdGenerator is a candidate keyed file:<name>, rebuilt by a measuring child', async () => {
+    const root = tempWorkspace()
+    const file = join(root, 'my-generator.mjs')
+    writeFileSync(
+      file,
+      `export function createIdGenerator() {
+  const generate = () => 'm'.repeat(32)
+  generate.info = { name: 'mine', displayName: 'my generator', length: 32 }
+  return generate
+}
+`,
+    )
+    const { candidates } = await loadCandidates(root, { files: [file] })
+    const mine = candidates.ids.find((c) => c.id === 'file:my-generator.mjs')
+    expect(mine).toMatchObject({ label: 'my generator', source: { kind: 'file', file } })
+    const rebuilt = await rebuildIdCandidate('file:my-generator.mjs', mine?.source ?? { kind: 'reference' })
+    expect(rebuilt.create()()).toBe('m'.repeat(32))
+    const pkg = await rebuildIdCandidate('@tmp/id-temporary', { kind: 'package', root })
+    expect(pkg.label).toBe('temporary counter')
+  })
+
+  test('a module with neither factory is a typed error', async () => {
+    const file = join(tempWorkspace(), 'nothing.mjs')
+    writeFileSync(file, 'export const x = 1\n')
+    await expect(loadCandidateFile(file)).rejects.toMatchObject({ code: 'ERR_AUTHLAB_INVALID_OPTION' })
   })
 })

@@ -1,6 +1,6 @@
 import type { PasswordHasher } from '@authlab/core'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import { limitFlags, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { limitFlags, noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { threadpoolNote } from '../results/env.js'
@@ -27,6 +27,9 @@ async function burst(hasher: PasswordHasher, k: number): Promise<number> {
   await Promise.all(Array.from({ length: k }, () => hasher.hash(BENCH_PASSWORD)))
   return performance.now() - started
 }
+
+/** The key of the A/A control's single hash in a round's timings. */
+const CONTROL = -1
 
 interface Plan {
   readonly id: string
@@ -74,17 +77,41 @@ export const concurrencySuite: Suite = {
         ctx.progress.step(`round ${round + 1} · ${plan.label}`)
         const wall = new Map<number, number>([[1, await burst(plan.hasher, 1)]])
         for (const k of plan.levels) wall.set(k, await burst(plan.hasher, k))
+        // The A/A control: one hash alone again, after the bursts, against the round's first one.
+        wall.set(CONTROL, await burst(plan.hasher, 1))
         return wall
       },
       (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
     )
     for (const plan of plans) {
       const rounds = measured.get(plan) ?? []
+      const single = rounds.map((r) => r?.get(1))
+      const control = summarizeRatio(
+        'the first single hash',
+        perRoundRatios(
+          rounds.map((r) => r?.get(CONTROL)),
+          single,
+          false,
+        ),
+      )
+      const floor = noiseFloorPct(control)
+      rows.push({
+        group: 'K=1 again (A/A control)',
+        candidate: plan.id,
+        label: plan.label,
+        value: median(rounds.flatMap((r) => (r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : []))),
+        unit: 'hashes/s',
+        higherIsBetter: true,
+        rounds: rounds.flatMap((r) => (r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : [])),
+        ratios: [control],
+        details: { 'noise floor %': floor },
+        flags: ['A/A control'],
+      })
       for (const k of [1, ...plan.levels]) {
         const perSecond = rounds.map((r) => (r?.get(k) ? (k * 1000) / (r.get(k) as number) : undefined))
-        const limit = rounds.map((r) => (r?.get(1) ? (ctx.cores * 1000) / (r.get(1) as number) : undefined))
+        const limit = single.map((ms) => (ms ? (ctx.cores * 1000) / ms : undefined))
         const clean = perSecond.filter((v): v is number => v !== undefined)
-        const ratio = summarizeRatio(limitLabel, perRoundRatios(perSecond, limit, true))
+        const ratio = summarizeRatio(limitLabel, perRoundRatios(perSecond, limit, true), floor)
         rows.push({
           group: `K=${k}`,
           candidate: plan.id,
@@ -105,7 +132,7 @@ export const concurrencySuite: Suite = {
       }
     }
     notes.push(
-      `${threadpoolNote()}; ${ctx.cores} cores. ${ctx.budget.concurrencyRounds} rounds, hashers in a fresh random order per round; in each, one hash alone sets that round's limit (cores ÷ its wall time), then each K runs one burst. Ratio = burst hashes/s ÷ that limit, median with a 95 % bootstrap interval; 1.0 = perfect scaling, and an interval wholly above 1 is flagged as a measurement error. Wall time (parallelism is the point), so load from other processes lowers these figures.`,
+      `${threadpoolNote()}; ${ctx.cores} cores. ${ctx.budget.concurrencyRounds} rounds, hashers in a fresh random order per round; in each, one hash alone sets that round's limit (cores ÷ its wall time), then each K runs one burst, then one hash alone again (the A/A control, whose distance from 1 is that hasher's noise floor). Ratio = burst hashes/s ÷ that limit, median with a 95 % bootstrap interval; 1.0 = perfect scaling, and an interval wholly above 1 is flagged as a measurement error. Wall time (parallelism is the point), so load from other processes lowers these figures.`,
     )
     return { rows, notes }
   },
