@@ -28,11 +28,12 @@ describe('compare on recorded real runs', () => {
     }
   })
 
-  test('in every recorded run the A/A control reads no difference and no row beats the flat-string ceiling', () => {
+  test('in every recorded run the A/A control reads within 2 % of 1 and no row beats the flat-string ceiling', () => {
     for (const run of [a, b, slowed]) {
       const rows = run.suites[0]?.rows ?? []
       const control = rows.find((r) => r.flags.includes('A/A control'))
-      expect(control?.ratios[0]?.verdict).toBe('no difference')
+      // The earlier harness read the same generator at 0.91–1.38 of itself over three runs.
+      expect(Math.abs((control?.ratios[0]?.value ?? 0) - 1)).toBeLessThan(0.02)
       for (const row of rows.filter((r) => r.candidate !== 'ref:flat-string')) {
         const ceiling = row.ratios.find((q) => q.baseline.startsWith('flat 32-char string'))
         expect(ceiling?.low).toBeLessThanOrEqual(1)

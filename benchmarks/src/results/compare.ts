@@ -51,7 +51,7 @@ const keyOf = (r: Row) => `${r.suite} · ${r.group} · ${r.candidate} [${r.unit}
  * or busier machine moves both sides of every ratio and cancels out, so CI runners of different speeds
  * can be compared. `absolute` compares the per-round raw values.
  */
-export function figureOf(row: Row, absolute: boolean): Compared | undefined {
+function figureOf(row: Row, absolute: boolean): Compared | undefined {
   const ratio = row.ratios[0]
   if (!absolute) {
     if (!ratio) return undefined
