@@ -110,9 +110,11 @@ function compareCommand(
 function spreadCommand(files: string[], io: Io): number {
   if (files.length < 2) throw new UsageError('spread takes two or more results files')
   for (const s of ratioSpread(files.map(readResults))) {
-    const values = s.values.map((v) => (v === undefined ? '–' : v.toFixed(2))).join(' / ')
+    // Three significant digits: a ratio of 0.0418 must not print as 0.04.
+    const fmt = (v: number) => v.toPrecision(3)
+    const values = s.values.map((v) => (v === undefined ? '–' : fmt(v))).join(' / ')
     io.stdout(
-      `${s.key}: ${values} (min–max ${s.min.toFixed(2)}–${s.max.toFixed(2)}, ±${s.maxDeviationPct.toFixed(1)} % of the median ${s.median.toFixed(2)} × vs ${s.baseline})\n`,
+      `${s.key}: ${values} (min–max ${fmt(s.min)}–${fmt(s.max)}, ±${s.maxDeviationPct.toFixed(1)} % of the median ${fmt(s.median)} × vs ${s.baseline})\n`,
     )
   }
   return EXIT.ok
