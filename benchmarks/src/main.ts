@@ -39,7 +39,8 @@ as "no difference" inside the A/A control's noise floor and as "undecided (n = k
 --filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).
 --candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable).
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
-              A relative path is taken from the directory npm was started in.
+              Relative paths start where the command was typed; from the benchmarks workspace itself (as
+              npm run bench runs it, through turbo), at the repository root.
 compare       per row, a Mann–Whitney U test over the per-round ratios of both sides; a regression needs
               p < alpha (default 0.01) and a change beyond the threshold (default 5 %); exit 1 on any.
               --absolute compares raw per-round values instead of ratios (same quiet machine only).
@@ -53,6 +54,15 @@ function percentOption(value: string | undefined, name: string, fallback: number
   if (!Number.isFinite(n) || n < 0)
     throw new UsageError(`${name} must be a non-negative number, got "${value}"`)
   return n
+}
+
+/**
+ * Where relative `--out` and `--candidate` paths start. npm sets INIT_CWD to the directory it was started
+ * in, but `npm run bench` at the root goes through turbo, which starts npm again inside this workspace: a
+ * start in this workspace is therefore taken as the repository root, where `benchmarks/results` is meant.
+ */
+export function startDirectory(initCwd: string): string {
+  return resolve(initCwd) === PACKAGE_DIR ? resolve(PACKAGE_DIR, '..') : initCwd
 }
 
 /** A given seed replays a run's round orders; by default each run draws its own. */
@@ -148,8 +158,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'
-    // npm runs workspace scripts in the workspace directory; INIT_CWD is where the user typed the command.
-    const startDir = process.env.INIT_CWD ?? process.cwd()
+    const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
     const suites = selectSuites(
       SUITES,
       values.suite?.split(',').map((s) => s.trim()),

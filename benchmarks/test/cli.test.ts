@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { EXIT, main } from '../src/main.js'
+import { EXIT, main, startDirectory } from '../src/main.js'
 import type { Row } from '../src/types.js'
 import {
   roundsAround,
@@ -150,4 +150,10 @@ describe('the installed command', () => {
     expect(stderr).toBe('')
     expect(code).toBe(EXIT.ok)
   })
+})
+
+test('relative --out and --candidate paths: where the command was typed; from this workspace (turbo), the repository root', () => {
+  const workspace = resolve(import.meta.dirname, '..')
+  expect(startDirectory(workspace)).toBe(resolve(workspace, '..'))
+  expect(startDirectory('/somewhere/else')).toBe('/somewhere/else')
 })
