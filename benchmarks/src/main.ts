@@ -2,15 +2,15 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { isAuthlabError } from '@authlab/core'
-import { FULL, QUICK } from './budget.js'
-import { compareResults } from './compare.js'
-import { installedVersion } from './discovery.js'
-import { stderrProgress } from './progress.js'
-import { formatNumber } from './report/format.js'
+import { installedVersion } from './discover/discovery.js'
+import { FULL, QUICK } from './measure/budget.js'
+import { stderrProgress } from './measure/progress.js'
+import { renderComparison } from './report/compare.js'
 import { useColor } from './report/terminal.js'
-import { readResults } from './results.js'
+import { compareResults } from './results/compare.js'
+import { readResults } from './results/results.js'
+import { ratioSpread } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
-import { ratioSpread } from './spread.js'
 import { SUITES } from './suites/index.js'
 
 /** The benchmarks workspace directory (this file lives in src/ or dist/). */
@@ -26,15 +26,24 @@ export interface Io {
 }
 
 const USAGE = `Usage:
-  authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>] [--full]
-                [--out <dir>] [--max-rme <percent>]
-  authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--absolute]
+  authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
+                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>]
+  authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
+                [--format text|md|json]
+  authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
 
-Suites run one after another; the default is all of them in quick mode (about 3 minutes).
---filter keeps candidates whose package name or label contains the substring (baselines and the ceiling always run).
-compare exits 1 when a figure is significantly worse (95 % CIs do not overlap) by more than the threshold
-(default 5 %). It compares ratios to each run's own baseline; --absolute compares raw values (same quiet machine only).
+Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (about 3 minutes).
+Every micro suite runs interleaved rounds; a ratio is the median of per-round ratios with a 95 % interval, printed
+as "no difference" inside the A/A control's noise floor and as "undecided (n = k)" with fewer than 5 rounds.
+--filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).
+--candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable).
+--out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
+              Relative paths start where the command was typed; from the benchmarks workspace itself (as
+              npm run bench runs it, through turbo), at the repository root.
+compare       per row, a Mann–Whitney U test over the per-round ratios of both sides; a regression needs
+              p < alpha (default 0.01) and a change beyond the threshold (default 5 %); exit 1 on any.
+              --absolute compares raw per-round values instead of ratios (same quiet machine only).
 `
 
 class UsageError extends Error {}
@@ -47,6 +56,24 @@ function percentOption(value: string | undefined, name: string, fallback: number
   return n
 }
 
+/**
+ * Where relative `--out` and `--candidate` paths start. npm sets INIT_CWD to the directory it was started
+ * in, but `npm run bench` at the root goes through turbo, which starts npm again inside this workspace: a
+ * start in this workspace is therefore taken as the repository root, where `benchmarks/results` is meant.
+ */
+export function startDirectory(initCwd: string): string {
+  return resolve(initCwd) === PACKAGE_DIR ? resolve(PACKAGE_DIR, '..') : initCwd
+}
+
+/** A given seed replays a run's round orders; by default each run draws its own. */
+function seedOption(value: string | undefined): number {
+  if (value === undefined) return Math.floor(Math.random() * 2 ** 31)
+  const n = Number(value)
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new UsageError(`--seed must be a non-negative integer, got "${value}"`)
+  return n
+}
+
 /** The measuring tools as this package resolves them (the root node_modules may hold other versions). */
 function toolVersions(): Record<string, string> {
   return Object.fromEntries(
@@ -54,46 +81,51 @@ function toolVersions(): Record<string, string> {
   )
 }
 
-async function compareCommand(
-  positionals: string[],
-  threshold: string | undefined,
-  absolute: boolean,
-  io: Io,
-): Promise<number> {
-  const [beforeFile, afterFile, ...extra] = positionals
-  if (!beforeFile || !afterFile || extra.length > 0)
-    throw new UsageError('compare takes exactly two results files')
-  const { changes, onlyBefore, onlyAfter } = compareResults(
-    readResults(beforeFile),
-    readResults(afterFile),
-    percentOption(threshold, '--threshold', 5),
-    absolute,
-  )
-  for (const c of changes) {
-    const verdict = c.regression
-      ? 'REGRESSION'
-      : c.significant
-        ? c.worse
-          ? 'worse'
-          : 'better'
-        : 'no significant change'
-    const sign = c.deltaPct >= 0 ? '+' : ''
-    io.stdout(
-      `${c.key}: ${formatNumber(c.before)} → ${formatNumber(c.after)} ${c.unit} (${sign}${c.deltaPct.toFixed(1)}%) ${verdict}\n`,
-    )
+/** `compare a.json b.json`, or several files per side: `compare a1.json a2.json vs b1.json b2.json`. */
+function compareSides(files: readonly string[]): [string[], string[]] {
+  const split = files.indexOf('vs')
+  if (split === -1) {
+    if (files.length !== 2)
+      throw new UsageError('compare takes two results files, or several per side separated by "vs"')
+    return [[files[0] as string], [files[1] as string]]
   }
-  for (const key of onlyBefore) io.stdout(`${key}: only in ${beforeFile}\n`)
-  for (const key of onlyAfter) io.stdout(`${key}: only in ${afterFile}\n`)
-  const regressions = changes.filter((c) => c.regression).length
-  io.stdout(`${changes.length} compared, ${regressions} significant regression(s)\n`)
-  return regressions > 0 ? EXIT.regression : EXIT.ok
+  const [before, after] = [files.slice(0, split), files.slice(split + 1)]
+  if (before.length === 0 || after.length === 0)
+    throw new UsageError('compare needs results files on both sides of "vs"')
+  return [before, after]
+}
+
+function compareCommand(
+  positionals: string[],
+  values: { threshold?: string; alpha?: string; absolute: boolean; format?: string },
+  io: Io,
+): number {
+  const [beforeFiles, afterFiles] = compareSides(positionals)
+  const format = values.format ?? 'text'
+  if (format !== 'text' && format !== 'md' && format !== 'json')
+    throw new UsageError(`--format must be text, md or json, got "${format}"`)
+  const alpha = percentOption(values.alpha, '--alpha', 0.01)
+  if (!(alpha > 0 && alpha < 1))
+    throw new UsageError(`--alpha must lie between 0 and 1, got "${values.alpha}"`)
+  const [before, after] = [beforeFiles.map(readResults), afterFiles.map(readResults)]
+  const comparison = compareResults(before, after, {
+    thresholdPct: percentOption(values.threshold, '--threshold', 5),
+    alpha,
+    absolute: values.absolute,
+  })
+  io.stdout(renderComparison(comparison, before, after, format))
+  return comparison.changes.some((c) => c.decision === 'regression') ? EXIT.regression : EXIT.ok
 }
 
 function spreadCommand(files: string[], io: Io): number {
   if (files.length < 2) throw new UsageError('spread takes two or more results files')
   for (const s of ratioSpread(files.map(readResults))) {
-    const values = s.values.map((v) => (v === undefined ? '–' : v.toFixed(2))).join(' / ')
-    io.stdout(`${s.key}: ${values} (min–max ${s.min.toFixed(2)}–${s.max.toFixed(2)} × vs ${s.baseline})\n`)
+    // Three significant digits: a ratio of 0.0418 must not print as 0.04.
+    const fmt = (v: number) => v.toPrecision(3)
+    const values = s.values.map((v) => (v === undefined ? '–' : fmt(v))).join(' / ')
+    io.stdout(
+      `${s.key}: ${values} (min–max ${fmt(s.min)}–${fmt(s.max)}, ±${s.maxDeviationPct.toFixed(1)} % of the median ${fmt(s.median)} × vs ${s.baseline})\n`,
+    )
   }
   return EXIT.ok
 }
@@ -109,8 +141,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         filter: { type: 'string' },
         full: { type: 'boolean', default: false },
         out: { type: 'string' },
-        'max-rme': { type: 'string' },
+        candidate: { type: 'string', multiple: true },
+        seed: { type: 'string' },
         threshold: { type: 'string' },
+        alpha: { type: 'string' },
+        format: { type: 'string' },
         absolute: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -119,11 +154,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(USAGE)
       return EXIT.ok
     }
-    if (positionals[0] === 'compare')
-      return await compareCommand(positionals.slice(1), values.threshold, values.absolute, io)
+    if (positionals[0] === 'compare') return compareCommand(positionals.slice(1), values, io)
     if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'
+    const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
     const suites = selectSuites(
       SUITES,
       values.suite?.split(',').map((s) => s.trim()),
@@ -132,10 +167,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       root: io.root ?? resolve(PACKAGE_DIR, '..'),
       suites,
       filter: values.filter,
+      candidateFiles: (values.candidate ?? []).map((file) => resolve(startDir, file)),
       mode,
       budget: mode === 'full' ? FULL : QUICK,
-      maxRme: percentOption(values['max-rme'], '--max-rme', mode === 'full' ? 5 : 10),
-      outDir: resolve(values.out ?? resolve(PACKAGE_DIR, 'results')),
+      outDir: values.out === undefined ? resolve(PACKAGE_DIR, 'runs') : resolve(startDir, values.out),
+      command: ['authlab-bench', ...argv],
+      seed: seedOption(values.seed),
       toolVersions: toolVersions(),
       stdout: io.stdout,
       progress: (suite) => stderrProgress(suite, io.stderr),

@@ -2,24 +2,28 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
-import { assembleCandidates, filterCandidates } from './candidates.js'
-import { discoverPackages, loadPackages } from './discovery.js'
-import { captureEnvironment } from './env.js'
+import { filterCandidates, loadCandidates } from './discover/candidates.js'
 import { renderMarkdown } from './report/markdown.js'
 import { renderSvg } from './report/svg.js'
 import { renderTerminal } from './report/terminal.js'
-import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results.js'
-import type { Budget, LoadedPackage, Progress, Suite } from './types.js'
+import { captureEnvironment, loadAverage } from './results/env.js'
+import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
+import type { Budget, Progress, Row, Suite, SuiteRow } from './types.js'
 
 export interface RunOptions {
   /** The workspace root whose packages are discovered. */
   readonly root: string
   readonly suites: readonly Suite[]
   readonly filter?: string
+  /** User modules given with `--candidate`, benchmarked beside the packages. */
+  readonly candidateFiles?: readonly string[]
   readonly mode: 'quick' | 'full'
   readonly budget: Budget
-  readonly maxRme: number
   readonly outDir: string
+  /** The command line as typed, recorded in the results. */
+  readonly command: readonly string[]
+  /** Seeds the round orders; recorded, so a schedule can be replayed. */
+  readonly seed: number
   /** Versions of the harness's own tools, recorded with the packages'. */
   readonly toolVersions: Readonly<Record<string, string>>
   readonly stdout: (text: string) => void
@@ -46,40 +50,55 @@ export function selectSuites(all: readonly Suite[], names: readonly string[] | u
   })
 }
 
+/**
+ * The suite's name on its rows; a figure no clean round produced (NaN) becomes 0 with a flag, because
+ * results files hold numbers only and a reader must not take it for a measurement.
+ */
+function stamp(suite: string, row: SuiteRow): Row {
+  const details = Object.fromEntries(
+    Object.entries(row.details).filter(([, v]) => typeof v === 'string' || Number.isFinite(v)),
+  )
+  if (Number.isFinite(row.value)) return { suite, ...row, details }
+  return { suite, ...row, value: 0, details, flags: [...row.flags, 'no clean round: no figure'] }
+}
+
 /** `2026-11-30T101502Z-783aff9`: sortable, unique per run, names the commit measured. */
 export function resultsStem(date: string, commit: string): string {
   return `${date.slice(0, 19).replaceAll(':', '')}Z-${commit.slice(0, 7)}`
 }
 
 /**
- * Discovers, runs the suites one after another (never two timing workloads at once, GUIDE.md §3
- * rule 1), prints each suite's table, and writes the JSON, Markdown and one SVG per suite.
+ * Discovers, runs the suites one after another (never two timing workloads at once: on a
+ * 2-core box a second one steals the first one's core), prints each suite's table, and writes the JSON, Markdown and one SVG per suite.
  */
 export async function runBench(options: RunOptions): Promise<RunOutput> {
-  const discovered = discoverPackages(options.root)
-  const loaded = await loadPackages(discovered)
-  const packages = loaded.flatMap((o): LoadedPackage[] => (o.ok ? [o.pkg] : []))
-  const assembled = assembleCandidates(packages)
-  const candidates = filterCandidates(assembled.candidates, options.filter)
-  const skipped = [
-    ...loaded.flatMap((o) => (o.ok ? [] : [{ name: o.name, reason: o.reason }])),
-    ...assembled.skipped,
-  ]
+  const loaded = await loadCandidates(options.root, { files: options.candidateFiles ?? [] })
+  const candidates = filterCandidates(loaded.candidates, options.filter)
+  const { skipped, discovered } = loaded
   for (const s of skipped) options.progress('discovery').note(`skipped ${s.name}: ${s.reason}`)
   const environment = captureEnvironment(options.root, discovered, options.mode, options.toolVersions)
   const cores = availableParallelism()
   const records: SuiteRecord[] = []
   for (const suite of options.suites) {
     const progress = options.progress(suite.name)
-    const ctx = { budget: options.budget, progress, maxRme: options.maxRme, cores }
+    const ctx = { budget: options.budget, progress, cores, seed: options.seed }
     const started = performance.now()
     const { rows, notes } = await suite.run(candidates, ctx)
     progress.note(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-    const record = { name: suite.name, description: suite.description, notes, rows }
+    const stamped = rows.map((row) => stamp(suite.name, row))
+    const record = { name: suite.name, description: suite.description, notes, rows: stamped }
     records.push(record)
     options.stdout(renderTerminal(record, options.color))
   }
-  const results: ResultsFile = { format: RESULTS_FORMAT, environment, suites: records, skipped }
+  const run = {
+    command: [...options.command],
+    suites: options.suites.map((s) => s.name),
+    filter: options.filter ?? null,
+    candidateFiles: [...(options.candidateFiles ?? [])],
+    seed: options.seed,
+    loadAverageAtEnd: loadAverage(),
+  }
+  const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)
   const files: string[] = []

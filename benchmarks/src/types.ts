@@ -16,12 +16,22 @@ export interface LoadedPackage extends StrategyPackage {
   readonly exports: Readonly<Record<string, unknown>>
 }
 
-/** Something an ids suite can measure: a package's generator or a bench-only reference. */
+/**
+ * Where a candidate comes from, so a measuring child process can rebuild it by id: a bench reference,
+ * a workspace package (discovered under `root`), or a user's module given with `--candidate`.
+ */
+export type CandidateSource =
+  | { readonly kind: 'reference' }
+  | { readonly kind: 'package'; readonly root: string }
+  | { readonly kind: 'file'; readonly file: string }
+
+/** Something an ids suite can measure: a package's generator, a user's module or a bench-only reference. */
 export interface IdCandidate {
-  /** Stable key across runs (package name, or `ref:<name>` for references). */
+  /** Stable key across runs (package name, `ref:<name>` for references, `file:<name>` for modules). */
   readonly id: string
   readonly label: string
   readonly create: () => IdGenerator
+  readonly source: CandidateSource
 }
 
 /** Something the hashing suites measure; `create` takes the package's own options. */
@@ -29,6 +39,7 @@ export interface HashCandidate {
   readonly id: string
   readonly label: string
   readonly create: (options?: Record<string, unknown>) => PasswordHasher
+  readonly source: CandidateSource
 }
 
 /** A key-stretching package: its exports are interpreted by the stretch suite. */
@@ -45,12 +56,28 @@ export interface Candidates {
   readonly stretch: readonly StretchCandidate[]
 }
 
-/** A spread-carrying ratio to a baseline measured in the same run (GUIDE.md §3 rule 2). */
+/** A figure with its relative 95 % margin of error in percent; absent for a one-shot figure. */
+export interface Figure {
+  readonly value: number
+  readonly rme?: number
+}
+
+/**
+ * A ratio to a baseline measured in the same run, oriented so > 1 is better: the median of the
+ * per-round ratios (each round's candidate ÷ that round's baseline) with a 95 % interval across rounds.
+ */
 export interface Ratio {
   readonly baseline: string
   readonly value: number
-  /** Relative margin of error of the ratio, in percent. */
-  readonly rme: number
+  readonly low: number
+  readonly high: number
+  /** The per-round ratios in round order: what `compare` ranks. */
+  readonly rounds: readonly number[]
+  /**
+   * Only a `different` ratio is printed as a number: `undecided` had too few rounds, `no difference` has
+   * an interval covering 1 or a distance from 1 inside the suite's A/A noise floor.
+   */
+  readonly verdict: 'different' | 'no difference' | 'undecided'
 }
 
 /**
@@ -71,6 +98,8 @@ export interface Row {
   /** Relative margin of error of `value` in percent (95 % CI half-width), when sampled. */
   readonly rme?: number
   readonly samples?: number
+  /** The figure of each clean round, when `value` is their median. */
+  readonly rounds?: readonly number[]
   /** Ratios to baselines; the first one is charted. Higher is always better for a ratio. */
   readonly ratios: readonly Ratio[]
   /** Supporting figures in display order, e.g. p50, p99, retained heap. */
@@ -88,33 +117,43 @@ export interface Progress {
   note(message: string): void
 }
 
+/** How one round of one ids candidate is sampled, inside its own process. */
+export interface IdSampling {
+  /** CPU time spent generating before sampling: JIT tiers, pools filled, caches warm. */
+  readonly warmupMs: number
+  /** CPU time per sample; the batch size is doubled until one batch takes at least this long. */
+  readonly sampleMs: number
+  readonly samples: number
+}
+
 export interface Budget {
-  /** Time per ID candidate (tinybench `time`), and its warm-up. */
-  readonly idTimeMs: number
-  readonly idWarmupMs: number
+  /** Rounds of the ids suite: every candidate once per round, each in its own process. */
+  readonly idRounds: number
+  readonly idSampling: IdSampling
   /** IDs generated for the retained-heap measurement, one in `keepEvery` kept. */
   readonly heapIds: number
-  /** Per hash operation: time budget and minimum samples. */
-  readonly hashTimeMs: number
-  readonly hashMinSamples: number
+  /** Rounds of the hash suite: hash, then verify, per configuration per round. */
+  readonly hashRounds: number
+  /** CPU time each operation is repeated for within a round (hash and stretch suites; at least one call). */
+  readonly hashRoundMs: number
   /** Cost-equalised settings run: `quick` runs one per algorithm family, `full` all of them. */
   readonly allSettings: boolean
   /** Lag suite: time to hash back to back per hasher (at least `lagMinHashes`). */
   readonly lagTimeMs: number
   readonly lagMinHashes: number
-  /** Concurrency: time per K, and the projected time above which a K is skipped (not guessed). */
-  readonly concurrencyTimeMs: number
+  /** Concurrency: rounds, and the projected round time above which a K is skipped (not guessed). */
+  readonly concurrencyRounds: number
   readonly concurrencyCapMs: number
-  readonly stretchTimeMs: number
-  readonly stretchMinSamples: number
+  /** Stretch: rounds of one derivation per backend. */
+  readonly stretchRounds: number
 }
 
 export interface SuiteContext {
   readonly budget: Budget
   readonly progress: Progress
-  /** Rows whose rme exceeds this percentage are flagged as noisy. */
-  readonly maxRme: number
   readonly cores: number
+  /** Seeds the order of the rounds, so a run's schedule can be reproduced. */
+  readonly seed: number
 }
 
 /**
@@ -132,8 +171,11 @@ export interface Suite {
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 
+/** A row as a suite returns it: the harness stamps the suite's name on it. */
+export type SuiteRow = Omit<Row, 'suite'>
+
 export interface SuiteResult {
-  readonly rows: readonly Row[]
+  readonly rows: readonly SuiteRow[]
   /** Context a reader needs, e.g. "UV_THREADPOOL_SIZE=4 (libuv default)". */
   readonly notes: readonly string[]
 }

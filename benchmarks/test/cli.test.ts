@@ -1,7 +1,21 @@
-import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { EXIT, main } from '../src/main.js'
-import { tempDir, tempWorkspace, withIdsValue, writeResultsPair } from './fixtures.js'
+import { EXIT, main, startDirectory } from '../src/main.js'
+import type { Row } from '../src/types.js'
+import {
+  roundsAround,
+  syntheticResults,
+  tempDir,
+  tempWorkspace,
+  withFastRatios,
+  writeJson,
+  writeResultsPair,
+} from './fixtures.js'
+
+/** The committed bin shim, as npm links it (it runs the built CLI). */
+const BIN = resolve(import.meta.dirname, '..', 'bin', 'authlab-bench.js')
 
 async function cli(argv: string[], root?: string) {
   let stdout = ''
@@ -29,7 +43,7 @@ describe('CLI errors exit 2 with a clear message', () => {
     const { code, stderr } = await cli(['--filter', 'no-such-thing', '--out', tempDir()], tempWorkspace())
     expect(code).toBe(EXIT.usage)
     expect(stderr).toMatch(
-      /--filter "no-such-thing" matches no candidate; candidates are: ref:randomUUID, ref:counter, @tmp\/id-temporary/,
+      /--filter "no-such-thing" matches no candidate; candidates are: ref:randomUUID, ref:flat-string, .*@tmp\/id-temporary/,
     )
   })
 
@@ -40,10 +54,18 @@ describe('CLI errors exit 2 with a clear message', () => {
       code: EXIT.usage,
       stderr: expect.stringMatching(/unknown command "bench"/),
     })
-    expect(await cli(['--max-rme', 'lots', '--suite', 'ids'])).toMatchObject({ code: EXIT.usage })
+    expect(await cli(['--seed', 'lots', '--suite', 'ids'])).toMatchObject({ code: EXIT.usage })
     expect(await cli(['compare', 'only-one.json'])).toMatchObject({
       code: EXIT.usage,
-      stderr: expect.stringMatching(/exactly two results files/),
+      stderr: expect.stringMatching(/two results files, or several per side separated by "vs"/),
+    })
+    expect(await cli(['compare', 'a.json', 'vs'])).toMatchObject({
+      code: EXIT.usage,
+      stderr: expect.stringMatching(/both sides of "vs"/),
+    })
+    expect(await cli(['--candidate', join(tempDir(), 'missing.mjs'), '--suite', 'ids'])).toMatchObject({
+      code: EXIT.usage,
+      stderr: expect.stringMatching(/--candidate .*missing.mjs: cannot be imported/),
     })
     expect(await cli(['spread', 'one.json'])).toMatchObject({
       code: EXIT.usage,
@@ -60,48 +82,78 @@ describe('CLI errors exit 2 with a clear message', () => {
   })
 })
 
-describe('compare exit codes (for CI)', () => {
-  test('a significant drop of the ratio beyond the threshold exits 1 and names it', async () => {
-    const after = withIdsValue(10_000_000, 3, { value: 2, rme: 3 })
-    const { code, stdout } = await cli(['compare', ...writeResultsPair(after)])
-    expect(code).toBe(EXIT.regression)
-    expect(stdout).toContain(
-      '@authlab/id-fast [IDs/s]: 2.50 → 2 × vs crypto.randomUUID() [ref] (-20.0%) REGRESSION',
-    )
-  })
-
-  test('--absolute compares raw values', async () => {
+describe('compare exit codes and formats (for CI)', () => {
+  test('id-fast 10 % slower in every round exits 1 and names it, with both environments', async () => {
     const { code, stdout } = await cli([
       'compare',
-      ...writeResultsPair(withIdsValue(8_000_000, 3)),
-      '--absolute',
+      ...writeResultsPair(withFastRatios(roundsAround(2.5 / 1.1))),
     ])
     expect(code).toBe(EXIT.regression)
-    expect(stdout).toContain('@authlab/id-fast [IDs/s]: 10,000,000 → 8,000,000 IDs/s (-20.0%) REGRESSION')
+    expect(stdout).toMatch(/^before: 0123456 2026-01-02T03:04 quick · Synthetic CPU, 2 cores/m)
+    expect(stdout).toMatch(/^after: 0123456 /m)
+    expect(stdout).toMatch(
+      /ids · IDs\/s · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1%, p=0.001\) REGRESSION/,
+    )
+    expect(stdout).toMatch(/4 compared, 1 regression\(s\)$/m)
   })
 
-  test('the same drop under a higher threshold exits 0', async () => {
-    const pair = writeResultsPair(withIdsValue(8_000_000, 3))
-    const { code, stdout } = await cli(['compare', ...pair, '--absolute', '--threshold', '25'])
-    expect(code).toBe(EXIT.ok)
-    expect(stdout).toMatch(/\(-20\.0%\) worse/)
+  test('the same run on both sides exits 0; a higher threshold hides a real 9 % change', async () => {
+    expect((await cli(['compare', ...writeResultsPair(withFastRatios(roundsAround(2.5)))])).code).toBe(
+      EXIT.ok,
+    )
+    const pair = writeResultsPair(withFastRatios(roundsAround(2.5 / 1.1)))
+    expect((await cli(['compare', ...pair, '--threshold', '10'])).code).toBe(EXIT.ok)
   })
 
-  test('spread prints each ratio per run', async () => {
-    const { code, stdout } = await cli(['spread', ...writeResultsPair(withIdsValue(8_000_000, 3))])
+  test('--format md is a table for a CI comment; --format json is machine-readable', async () => {
+    const pair = writeResultsPair(withFastRatios(roundsAround(2.5 / 1.1)))
+    const md = await cli(['compare', ...pair, '--format', 'md'])
+    expect(md.stdout).toContain('| row | before → after | Δ | p | verdict |')
+    expect(md.stdout).toContain('| **REGRESSION** |')
+    const json = JSON.parse((await cli(['compare', ...pair, '--format', 'json'])).stdout)
+    expect(json).toMatchObject({ regressions: 1, before: [{ commit: expect.any(String), run: { seed: 1 } }] })
+    expect((await cli(['compare', ...pair, '--format', 'yaml'])).code).toBe(EXIT.usage)
+  })
+
+  test('several files per side, separated by "vs"', async () => {
+    const [a, b] = writeResultsPair(withFastRatios(roundsAround(2.5 / 1.1)))
+    const { code, stdout } = await cli(['compare', a, a, 'vs', b, b])
+    expect(code).toBe(EXIT.regression)
+    expect(stdout).toMatch(/^before: .* \| .*$/m)
+  })
+
+  test('spread prints each ratio per run and its deviation from the median of the runs', async () => {
+    const { code, stdout } = await cli(['spread', ...writeResultsPair(withFastRatios(roundsAround(2.5)))])
     expect(code).toBe(EXIT.ok)
     expect(stdout).toContain(
-      'ids · IDs/s · @authlab/id-fast: 2.50 / 2.50 (min–max 2.50–2.50 × vs crypto.randomUUID() [ref])',
+      'ids · IDs/s · @authlab/id-fast: 2.50 / 2.50 (min–max 2.50–2.50, ±0.0 % of the median 2.50',
     )
   })
+})
 
-  test('an insignificant change exits 0', async () => {
-    const { code, stdout } = await cli([
-      'compare',
-      ...writeResultsPair(withIdsValue(9_900_000, 3)),
-      '--absolute',
-    ])
+describe('the installed command', () => {
+  test('piped into a reader that stops early (head), compare ends quietly: no EPIPE stack trace', async () => {
+    // Enough rows that the output overflows the pipe buffer after the reader is gone.
+    const big = syntheticResults()
+    const rows = big.suites[0]?.rows ?? []
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...(rows[1] as Row), candidate: `c${i}` }))
+    const dir = tempDir()
+    const file = join(dir, 'big.json')
+    writeJson(file, { ...big, suites: [{ ...big.suites[0], rows: many }] })
+    const child = spawn(process.execPath, [BIN, 'compare', file, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    child.stdout.once('data', () => child.stdout.destroy())
+    const [code] = await once(child, 'exit')
+    expect(stderr).toBe('')
     expect(code).toBe(EXIT.ok)
-    expect(stdout).toMatch(/no significant change/)
   })
+})
+
+test('relative --out and --candidate paths: where the command was typed; from this workspace (turbo), the repository root', () => {
+  const workspace = resolve(import.meta.dirname, '..')
+  expect(startDirectory(workspace)).toBe(resolve(workspace, '..'))
+  expect(startDirectory('/somewhere/else')).toBe('/somewhere/else')
 })

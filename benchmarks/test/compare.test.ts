@@ -1,115 +1,101 @@
 import { describe, expect, test } from 'vitest'
-import { compareResults, significantlyDifferent } from '../src/compare.js'
-import type { ResultsFile } from '../src/results.js'
-import { ratioSpread } from '../src/spread.js'
+import { seededRandom } from '../src/measure/stats.js'
+import { compareResults, decide } from '../src/results/compare.js'
+import type { ResultsFile } from '../src/results/results.js'
+import { ratioSpread } from '../src/results/spread.js'
 import type { Row } from '../src/types.js'
-import { syntheticResults, withIdsValue } from './fixtures.js'
+import { roundsAround, syntheticResults, withFastRatios } from './fixtures.js'
 
-const base: Row = {
-  suite: 'hash',
-  group: 'defaults · hash',
-  candidate: 'x',
-  label: 'x',
-  value: 100,
-  unit: 'ms/hash',
-  higherIsBetter: false,
-  rme: 2,
-  ratios: [],
-  details: {},
-  flags: [],
+const options = { thresholdPct: 5, alpha: 0.01, absolute: false }
+
+/** Per-round ratios of a candidate whose true ratio is `center`, with ±`noise` uniform round-to-round noise. */
+function noisyRounds(center: number, noise: number, n: number, seed: number): number[] {
+  const random = seededRandom(seed)
+  return Array.from({ length: n }, () => center * (1 + noise * (2 * random() - 1)))
 }
 
-describe('significance rule: 95 % confidence intervals that do not overlap', () => {
-  test('100 ± 2 % vs 105 ± 2 %: intervals 98–102 and 102.9–107.1 are apart → significant', () => {
-    expect(significantlyDifferent(base, { ...base, value: 105 })).toBe(true)
+describe('decide: Mann–Whitney U over per-round values plus a minimum effect', () => {
+  test('two runs of the same code (same distribution, independent noise) never read as a regression', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const before = noisyRounds(2.5, 0.05, 7, seed)
+      const after = noisyRounds(2.5, 0.05, 7, seed + 1000)
+      expect(decide(before, after, true, options).decision).not.toBe('regression')
+    }
   })
-  test('100 ± 2 % vs 103 ± 2 %: 98–102 and 100.94–105.06 overlap → not significant', () => {
-    expect(significantlyDifferent(base, { ...base, value: 103 })).toBe(false)
+
+  test('a candidate doing 10 % more work is found as a regression in every draw', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const before = noisyRounds(2.5, 0.03, 7, seed)
+      const after = noisyRounds(2.5 / 1.1, 0.03, 7, seed + 1000)
+      const { decision, deltaPct, p } = decide(before, after, true, options)
+      expect(decision).toBe('regression')
+      expect(deltaPct).toBeLessThan(-5)
+      expect(p).toBeLessThan(0.01)
+    }
   })
-  test('a wide spread hides a large change', () => {
-    expect(significantlyDifferent({ ...base, rme: 30 }, { ...base, value: 150, rme: 30 })).toBe(false)
+
+  test('a real but small change (3 %, fully separated rounds) is below the minimum effect: no change', () => {
+    expect(decide(roundsAround(2.5, 0.002), roundsAround(2.5 * 0.97, 0.002), true, options)).toMatchObject({
+      decision: 'no change',
+    })
   })
-  test('a row without spread (one-shot figure) is never significant', () => {
-    const { rme, ...oneShot } = base
-    expect(rme).toBe(2)
-    expect(significantlyDifferent(oneShot, { ...oneShot, value: 1000 })).toBe(false)
+
+  test('a large change with overlapping noisy rounds is not significant: no change', () => {
+    const before = [1, 2, 3, 4, 5, 6, 7]
+    const after = [0.9, 1.8, 2.9, 3.5, 4.8, 5.5, 6.9]
+    expect(decide(before, after, true, options).decision).toBe('no change')
+  })
+
+  test('fewer than 5 rounds on a side is undecided, never a regression', () => {
+    expect(decide([2.5, 2.5, 2.5], [1, 1, 1], true, options).decision).toBe('undecided')
+  })
+
+  test('for lower-is-better values a rise is the regression; a fall is better', () => {
+    const fast = roundsAround(100, 0.01)
+    const slow = roundsAround(120, 0.01)
+    expect(decide(fast, slow, false, options).decision).toBe('regression')
+    expect(decide(slow, fast, false, options).decision).toBe('better')
   })
 })
 
-describe('compareResults on absolute values', () => {
-  const before = withIdsValue(10_000_000, 3)
-
-  test('a significant drop in a higher-is-better figure beyond the threshold is a regression', () => {
-    const { changes } = compareResults(before, withIdsValue(8_000_000, 3), 5, true)
-    const fast = changes.find((c) => c.key.includes('@authlab/id-fast'))
-    expect(fast).toMatchObject({ deltaPct: -20, worse: true, significant: true, regression: true })
+describe('compareResults', () => {
+  test('the same results on both sides: every row "no change"', () => {
+    const { changes } = compareResults([syntheticResults()], [syntheticResults()], options)
+    expect(changes.map((c) => c.decision)).toEqual(['no change', 'no change', 'undecided', 'no change'])
   })
 
-  test('a significant drop within the threshold is reported as worse but not a regression', () => {
-    const { changes } = compareResults(before, withIdsValue(9_600_000, 0.5), 5, true)
-    expect(changes.find((c) => c.key.includes('id-fast'))).toMatchObject({
-      significant: true,
-      worse: true,
-      regression: false,
-    })
+  test('several files per side are pooled round by round', () => {
+    const before = [withFastRatios(roundsAround(2.5)), withFastRatios(roundsAround(2.5, 0.01))]
+    const after = [withFastRatios(roundsAround(2.2)), withFastRatios(roundsAround(2.2, 0.01))]
+    const fast = compareResults(before, after, options).changes.find((c) => c.key.includes('id-fast'))
+    expect(fast).toMatchObject({ roundsBefore: 14, roundsAfter: 14, decision: 'regression' })
+    expect(fast?.deltaPct).toBeCloseTo(-12, 0)
   })
 
-  test('a significant gain is not a regression; for lower-is-better figures a rise is worse', () => {
-    const gain = compareResults(before, withIdsValue(12_000_000, 3), 5, true).changes.find((c) =>
-      c.key.includes('id-fast'),
-    )
-    expect(gain).toMatchObject({ worse: false, significant: true, regression: false })
-    const slow = {
-      ...syntheticResults(),
-      suites: [{ name: 'hash', description: '', notes: [], rows: [base] }],
-    }
-    const slower = {
-      ...slow,
-      suites: [{ name: 'hash', description: '', notes: [], rows: [{ ...base, value: 120 }] }],
-    }
-    expect(compareResults(slow, slower, 5, true).changes[0]).toMatchObject({ worse: true, regression: true })
-  })
-
-  test('by default the ratio to the same-run baseline is compared: a machine twice as busy is no regression', () => {
-    const busy = withIdsValue(5_000_000, 3, { value: 2.5, rme: 3.6 })
-    const fast = compareResults(before, busy, 5).changes.find((c) => c.key.includes('id-fast'))
-    expect(fast).toMatchObject({ unit: '× vs crypto.randomUUID() [ref]', deltaPct: 0, regression: false })
-    const slower = withIdsValue(10_000_000, 3, { value: 2, rme: 3.6 })
-    expect(compareResults(before, slower, 5).changes.find((c) => c.key.includes('id-fast'))).toMatchObject({
-      deltaPct: -20,
-      regression: true,
-    })
-  })
-
-  test('rows present in only one file are listed, not compared', () => {
+  test('--absolute compares per-round raw values', () => {
     const after = structuredClone(syntheticResults()) as ResultsFile & { suites: { rows: Row[] }[] }
-    after.suites[0]?.rows.pop()
-    const { onlyBefore, onlyAfter } = compareResults(syntheticResults(), after, 5)
+    const fast = after.suites[0]?.rows[1] as Row
+    ;(after.suites[0] as { rows: Row[] }).rows[1] = { ...fast, rounds: roundsAround(8_000_000) }
+    const change = compareResults([syntheticResults()], [after], { ...options, absolute: true }).changes.find(
+      (c) => c.key.includes('id-fast'),
+    )
+    expect(change).toMatchObject({ unit: 'IDs/s', decision: 'regression' })
+  })
+
+  test('rows present on only one side are listed, not compared', () => {
+    const after = structuredClone(syntheticResults()) as ResultsFile & { suites: { rows: Row[] }[] }
+    after.suites[0]?.rows.splice(2, 1)
+    const { onlyBefore, onlyAfter } = compareResults([syntheticResults()], [after], options)
     expect(onlyBefore).toEqual(['ids · IDs/s · @authlab/id-random-int [IDs/s]'])
     expect(onlyAfter).toEqual([])
   })
 })
 
 describe('ratioSpread over consecutive runs', () => {
-  test('reports each ratio per run and its min–max; a row missing from a run shows as a gap', () => {
-    const runs = [withIdsValue(1, 1), withIdsValue(1, 1), withIdsValue(1, 1)].map((r, i) => {
-      const copy = structuredClone(r) as ResultsFile & { suites: { rows: Row[] }[] }
-      const rows = copy.suites[0]?.rows ?? []
-      rows[1] = {
-        ...(rows[1] as Row),
-        ratios: [{ baseline: 'crypto.randomUUID() [ref]', value: [2.4, 2.6, 2.5][i] ?? 0, rme: 3 }],
-      }
-      if (i === 2) rows.pop()
-      return copy
-    })
-    const spread = ratioSpread(runs)
-    expect(spread.find((s) => s.key === 'ids · IDs/s · @authlab/id-fast')).toEqual({
-      key: 'ids · IDs/s · @authlab/id-fast',
-      baseline: 'crypto.randomUUID() [ref]',
-      values: [2.4, 2.6, 2.5],
-      min: 2.4,
-      max: 2.6,
-    })
-    expect(spread.find((s) => s.key.endsWith('id-random-int'))?.values).toEqual([0.075, 0.075, undefined])
+  test('reports each ratio per run, its min–max and its farthest deviation from the median of the runs', () => {
+    const runs = [2.4, 2.6, 2.5].map((center) => withFastRatios(roundsAround(center, 0)))
+    const spread = ratioSpread(runs).find((s) => s.key === 'ids · IDs/s · @authlab/id-fast')
+    expect(spread).toMatchObject({ values: [2.4, 2.6, 2.5], min: 2.4, max: 2.6, median: 2.5 })
+    expect(spread?.maxDeviationPct).toBeCloseTo(4, 9)
   })
 })

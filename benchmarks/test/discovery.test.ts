@@ -1,8 +1,14 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { assembleCandidates, filterCandidates } from '../src/candidates.js'
-import { discoverPackages, loadPackages } from '../src/discovery.js'
+import {
+  assembleCandidates,
+  filterCandidates,
+  loadCandidateFile,
+  loadCandidates,
+  rebuildIdCandidate,
+} from '../src/discover/candidates.js'
+import { discoverPackages, loadPackages } from '../src/discover/discovery.js'
 import type { LoadedPackage } from '../src/types.js'
 import { addPackage, tempWorkspace } from './fixtures.js'
 
@@ -24,7 +30,7 @@ describe('discovery by declared metadata', () => {
       reason: expect.stringMatching(/^not built/),
     })
     const packages = loaded.flatMap((o): LoadedPackage[] => (o.ok ? [o.pkg] : []))
-    const { candidates } = assembleCandidates(packages)
+    const { candidates } = assembleCandidates(packages, root)
     const temporary = candidates.ids.find((c) => c.id === '@tmp/id-temporary')
     expect(temporary?.label).toBe('temporary counter')
     expect(temporary?.create()()).toHaveLength(32)
@@ -47,7 +53,7 @@ describe('discovery by declared metadata', () => {
       dependencies: {},
       exports: {},
     } as const
-    expect(assembleCandidates([pkg]).skipped).toEqual([
+    expect(assembleCandidates([pkg], '/').skipped).toEqual([
       { name: '@tmp/x', reason: expect.stringContaining('createIdGenerator') },
     ])
   })
@@ -66,24 +72,54 @@ describe('--filter', () => {
   const create = () => {
     throw new Error('not called')
   }
+  const source = { kind: 'reference' } as const
   const candidates = {
     ids: [
-      { id: 'ref:randomUUID', label: 'crypto.randomUUID() [ref]', create },
-      { id: '@authlab/id-uid-safe', label: 'uid-safe', create },
-      { id: '@authlab/id-fast', label: 'authlab fast', create },
-      { id: '@authlab/id-nanoid', label: 'nanoid', create },
+      { id: 'ref:randomUUID', label: 'crypto.randomUUID() [ref]', create, source },
+      { id: 'ref:fastify-session', label: "@fastify/session's default idGenerator [ref]", create, source },
+      { id: '@authlab/id-fast', label: 'authlab fast', create, source },
+      { id: '@authlab/id-nanoid', label: 'nanoid', create, source },
     ],
-    hashers: [{ id: '@authlab/hash-bcryptjs', label: 'bcrypt (pure JS)', create }],
+    hashers: [{ id: '@authlab/hash-bcryptjs', label: 'bcrypt (pure JS)', create, source }],
     stretch: [],
   }
 
   test('keeps matching candidates (by name or label, any case) and every baseline', () => {
     const kept = filterCandidates(candidates, 'FAST')
-    expect(kept.ids.map((c) => c.id)).toEqual(['ref:randomUUID', '@authlab/id-uid-safe', '@authlab/id-fast'])
+    expect(kept.ids.map((c) => c.id)).toEqual(['ref:randomUUID', 'ref:fastify-session', '@authlab/id-fast'])
     expect(kept.hashers).toEqual([])
   })
 
   test('a filter matching nothing is a typed error listing the candidates', () => {
     expect(() => filterCandidates(candidates, 'zzz')).toThrow(/matches no candidate.*id-nanoid/)
+  })
+})
+
+describe('--candidate: a user module beside the packages', () => {
+  test('a module exporting createIdGenerator is a candidate keyed file:<name>, rebuilt by a measuring child', async () => {
+    const root = tempWorkspace()
+    const file = join(root, 'my-generator.mjs')
+    writeFileSync(
+      file,
+      `export function createIdGenerator() {
+  const generate = () => 'm'.repeat(32)
+  generate.info = { name: 'mine', displayName: 'my generator', length: 32 }
+  return generate
+}
+`,
+    )
+    const { candidates } = await loadCandidates(root, { files: [file] })
+    const mine = candidates.ids.find((c) => c.id === 'file:my-generator.mjs')
+    expect(mine).toMatchObject({ label: 'my generator', source: { kind: 'file', file } })
+    const rebuilt = await rebuildIdCandidate('file:my-generator.mjs', mine?.source ?? { kind: 'reference' })
+    expect(rebuilt.create()()).toBe('m'.repeat(32))
+    const pkg = await rebuildIdCandidate('@tmp/id-temporary', { kind: 'package', root })
+    expect(pkg.label).toBe('temporary counter')
+  })
+
+  test('a module with neither factory is a typed error', async () => {
+    const file = join(tempWorkspace(), 'nothing.mjs')
+    writeFileSync(file, 'export const x = 1\n')
+    await expect(loadCandidateFile(file)).rejects.toMatchObject({ code: 'ERR_AUTHLAB_INVALID_OPTION' })
   })
 })

@@ -2,23 +2,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
-import type { ResultsFile } from '../src/results.js'
-import type { Budget, Progress, Row } from '../src/types.js'
+import { summarizeRatio } from '../src/measure/rounds.js'
+import type { ResultsFile } from '../src/results/results.js'
+import type { Budget, Progress, Ratio, Row } from '../src/types.js'
 
-/** Tiny budgets: the pipeline runs end to end in well under a second; figures are not checked. */
+/** Tiny budgets: the pipeline runs end to end in seconds; figures are not checked. */
 export const TINY: Budget = {
-  idTimeMs: 5,
-  idWarmupMs: 0,
+  idRounds: 1,
+  idSampling: { warmupMs: 1, sampleMs: 1, samples: 1 },
   heapIds: 2_000,
-  hashTimeMs: 1,
-  hashMinSamples: 2,
+  hashRounds: 2,
+  hashRoundMs: 1,
   allSettings: false,
   lagTimeMs: 1,
   lagMinHashes: 2,
-  concurrencyTimeMs: 1,
+  concurrencyRounds: 2,
   concurrencyCapMs: 1_000,
-  stretchTimeMs: 1,
-  stretchMinSamples: 2,
+  stretchRounds: 2,
 }
 
 export const silentProgress = (): Progress => ({ plan() {}, step() {}, note() {} })
@@ -84,10 +84,23 @@ function row(overrides: Partial<Row> & Pick<Row, 'candidate' | 'label' | 'value'
   }
 }
 
+/** A ratio summarised from per-round values the way the suites do it (median, bootstrap interval, verdict). */
+export function ratioOf(baseline: string, rounds: readonly number[], noiseFloorPct?: number): Ratio {
+  return summarizeRatio(baseline, rounds, noiseFloorPct)
+}
+
+/** Per-round ratios around `center` with a fixed ±`spread` pattern: synthetic, deterministic rounds. */
+export function roundsAround(center: number, spread = 0.02, n = 7): number[] {
+  const pattern = [0, 1, -1, 0.5, -0.5, 0.25, -0.25, 0.75, -0.75, 0.1]
+  return Array.from({ length: n }, (_, i) => center * (1 + spread * (pattern[i % pattern.length] as number)))
+}
+
+const UUID = 'crypto.randomUUID() [ref]'
+
 /** A fixed results file (no clock, no machine): the reporters' golden files are rendered from it. */
 export function syntheticResults(): ResultsFile {
   return {
-    format: 'authlab-bench/1',
+    format: 'authlab-bench/2',
     environment: {
       date: '2026-01-02T03:04:05.000Z',
       commit: '0123456789abcdef0123456789abcdef01234567',
@@ -102,6 +115,14 @@ export function syntheticResults(): ResultsFile {
       mode: 'quick',
       packages: { '@authlab/id-fast': '0.1.0', tinybench: '6.2.5' },
     },
+    run: {
+      command: ['authlab-bench', '--suite', 'ids'],
+      suites: ['ids', 'lag'],
+      filter: null,
+      candidateFiles: [],
+      seed: 1,
+      loadAverageAtEnd: [0.2, 0.2, 0.3],
+    },
     suites: [
       {
         name: 'ids',
@@ -110,11 +131,10 @@ export function syntheticResults(): ResultsFile {
         rows: [
           row({
             candidate: 'ref:randomUUID',
-            label: 'crypto.randomUUID() [ref]',
+            label: UUID,
             value: 4_000_000,
-            rme: 2,
-            samples: 500,
-            ratios: [{ baseline: 'crypto.randomUUID() [ref]', value: 1, rme: 0 }],
+            rounds: roundsAround(4_000_000),
+            ratios: [ratioOf(UUID, roundsAround(1, 0))],
             details: { 'ns/ID': 250 },
             flags: ['baseline'],
           }),
@@ -122,20 +142,27 @@ export function syntheticResults(): ResultsFile {
             candidate: '@authlab/id-fast',
             label: 'authlab fast <&>',
             value: 10_000_000,
-            rme: 3,
-            samples: 900,
-            ratios: [{ baseline: 'crypto.randomUUID() [ref]', value: 2.5, rme: 3.6 }],
+            rounds: roundsAround(10_000_000),
+            ratios: [ratioOf(UUID, roundsAround(2.5), 3)],
             details: { 'ns/ID': 100 },
           }),
           row({
             candidate: '@authlab/id-random-int',
             label: 'randomInt | per char',
             value: 300_000,
-            rme: 25,
-            samples: 40,
-            ratios: [{ baseline: 'crypto.randomUUID() [ref]', value: 0.075, rme: 25.1 }],
+            rounds: roundsAround(300_000, 0.02, 3),
+            ratios: [ratioOf(UUID, roundsAround(0.075, 0.02, 3), 3)],
             details: { 'ns/ID': 3333.3 },
-            flags: ['noisy: rme 25.0% > 10%'],
+            flags: ['measurement error: above its limit (1.10–1.20)'],
+          }),
+          row({
+            candidate: 'ref:randomUUID (A/A)',
+            label: `${UUID} [A/A control]`,
+            value: 4_010_000,
+            rounds: roundsAround(4_010_000),
+            ratios: [ratioOf(UUID, roundsAround(1.01))],
+            details: { 'ns/ID': 249 },
+            flags: ['A/A control'],
           }),
         ],
       },
@@ -171,25 +198,20 @@ export function syntheticResults(): ResultsFile {
   }
 }
 
-/** The synthetic results with id-fast's IDs/s (and optionally its ratio) replaced: one side of a comparison. */
-export function withIdsValue(
-  value: number,
-  rme: number,
-  ratio?: { value: number; rme: number },
-): ResultsFile {
+/** The synthetic results with id-fast's per-round ratios replaced: one side of a comparison. */
+export function withFastRatios(rounds: readonly number[]): ResultsFile {
   const results = structuredClone(syntheticResults())
   const rows = results.suites[0]?.rows as Row[]
   const fast = rows[1] as Row
-  const ratios = ratio ? [{ baseline: 'crypto.randomUUID() [ref]', ...ratio }] : fast.ratios
-  rows[1] = { ...fast, value, rme, ratios }
+  rows[1] = { ...fast, ratios: [ratioOf(UUID, rounds, 3)] }
   return results
 }
 
-/** Writes a baseline (id-fast at 10 M IDs/s ± 3 %, 2.5× ± 3.6 % randomUUID) and `after` to two files for `compare`. */
+/** Writes a baseline (id-fast at 2.5× randomUUID over 7 rounds) and `after` to two files for `compare`. */
 export function writeResultsPair(after: ResultsFile): [string, string] {
   const dir = tempDir()
   const [a, b] = [join(dir, 'a.json'), join(dir, 'b.json')]
-  writeJson(a, withIdsValue(10_000_000, 3))
+  writeJson(a, syntheticResults())
   writeJson(b, after)
   return [a, b]
 }

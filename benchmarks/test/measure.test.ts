@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { lastConsumed, measureAsync, measureSync } from '../src/measure.js'
+import { lastConsumed, measureAsync, measureSync } from '../src/measure/measure.js'
 
 /**
  * Synthetic workloads with a known cost: a fake clock advances exactly by the cost of each call,

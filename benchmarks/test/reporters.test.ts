@@ -29,9 +29,9 @@ describe('reporters (golden files; regenerate with `npx vitest run benchmarks -u
     expect(svg).not.toContain('<&>')
   })
 
-  test('noisy rows are marked in every reporter instead of being printed as fact', () => {
+  test('flagged rows are marked in every reporter instead of being printed as fact', () => {
     expect(renderMarkdown(results, () => undefined)).toContain('⚠ _randomInt \\| per char_')
-    expect(renderSvg(ids)).toContain('(noisy)')
+    expect(renderSvg(ids)).toContain('undecided (n = 3) (⚠)')
     expect(renderTerminal(ids, true)).toContain('\u001b[33m')
   })
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { readResults, schemaErrors } from '../src/results.js'
+import { readResults, schemaErrors } from '../src/results/results.js'
 import { resultsStem, runBench } from '../src/run.js'
 import { SUITES } from '../src/suites/index.js'
 import { silentProgress, syntheticResults, TINY, tempDir, tempWorkspace } from './fixtures.js'
@@ -17,7 +17,8 @@ describe('results file', () => {
       suites: ids,
       mode: 'quick',
       budget: TINY,
-      maxRme: 10,
+      command: ['authlab-bench', '--suite', 'ids'],
+      seed: 7,
       outDir: out,
       toolVersions: { tinybench: 'test' },
       stdout: (text) => {
@@ -37,21 +38,34 @@ describe('results file', () => {
     // The temporary package, the two references, and the unbuilt package recorded as skipped.
     expect(results.suites[0]?.rows.map((r) => r.candidate)).toEqual([
       'ref:randomUUID',
+      'ref:flat-string',
       'ref:counter',
+      'ref:express-session',
+      'ref:fastify-session',
       '@tmp/id-temporary',
+      'ref:randomUUID (A/A)',
     ])
+    // Each candidate was measured in its own process: the temporary package's child found it by its source.
+    expect(results.suites[0]?.rows.find((r) => r.candidate === '@tmp/id-temporary')?.rounds).toHaveLength(1)
+    // One round is fewer than five: no ratio is printed as a number.
+    expect(results.suites[0]?.rows.flatMap((r) => r.ratios.map((q) => q.verdict))).not.toContain('different')
+    expect(results.run).toMatchObject({ command: ['authlab-bench', '--suite', 'ids'], seed: 7, filter: null })
     expect(results.skipped).toEqual([
       { name: '@tmp/hash-unbuilt', reason: expect.stringMatching(/^not built/) },
     ])
     expect(results.environment.packages).toMatchObject({ '@tmp/id-temporary': '1.2.3', tinybench: 'test' })
     expect(results.environment.cores).toBeGreaterThan(0)
     expect(printed).toContain('temporary counter')
-  })
+    // Seven measuring processes: seconds on a quiet box, a minute or more when the shared box is saturated.
+  }, 240_000)
 
   test('the synthetic fixture is valid, and each kind of damage is named', () => {
     const good = syntheticResults()
     expect(schemaErrors(good)).toEqual([])
     expect(schemaErrors({ ...good, format: 'other/1' })).toEqual([expect.stringContaining('/format')])
+    const { run, ...withoutRun } = good
+    expect(schemaErrors(withoutRun)).toEqual([expect.stringContaining("must have required property 'run'")])
+    expect(run.seed).toBe(1)
     const { environment, ...withoutEnvironment } = good
     expect(schemaErrors(withoutEnvironment)).toEqual([
       expect.stringContaining("must have required property 'environment'"),
@@ -72,6 +86,9 @@ describe('results file', () => {
     writeFileSync(foreign, JSON.stringify({ hello: 'world' }))
     expect(() => readResults(foreign)).toThrow(/not an authlab-bench results file/)
     expect(() => readResults(join(dir, 'missing.json'))).toThrow(/not a readable JSON file/)
+    const older = join(dir, 'older.json')
+    writeFileSync(older, JSON.stringify({ format: 'authlab-bench/1' }))
+    expect(() => readResults(older)).toThrow(/no per-round ratios to compare; re-run the bench/)
   })
 
   test('file names sort by date and name the commit', () => {

@@ -1,11 +1,10 @@
 import type { PasswordHasher, RunsOn } from '@authlab/core'
 import { describe, expect, test } from 'vitest'
-import { NATIVE_HASHERS } from '../src/baselines.js'
-import { noiseFlags, ratioTo } from '../src/ratio.js'
+import { NATIVE_HASHERS } from '../src/discover/baselines.js'
 import { concurrencyLevels, concurrencySuite, projectedRoundMs } from '../src/suites/concurrency.js'
 import { hashSuite } from '../src/suites/hash.js'
 import { lagSuite } from '../src/suites/lag.js'
-import { benchmarkJsLine, stretchSuite } from '../src/suites/stretch.js'
+import { stretchSuite } from '../src/suites/stretch.js'
 import type { Candidates, HashCandidate, SuiteContext } from '../src/types.js'
 import { silentProgress, TINY } from './fixtures.js'
 
@@ -34,7 +33,7 @@ function syntheticHasher(
       ...({ derive: async () => new Uint8Array(32) } as object),
     }
   }
-  return { id, label: `${id} (synthetic)`, create }
+  return { id, label: `${id} (synthetic)`, create, source: { kind: 'reference' } }
 }
 
 const native = syntheticHasher(NATIVE_HASHERS.bcrypt ?? '', 'bcrypt', 'threadpool', { cost: 10 })
@@ -56,7 +55,7 @@ const candidates: Candidates = {
     },
   ],
 }
-const ctx: SuiteContext = { budget: TINY, progress: silentProgress(), maxRme: 10, cores: 2 }
+const ctx: SuiteContext = { budget: TINY, progress: silentProgress(), cores: 2, seed: 1 }
 
 describe('pure helpers', () => {
   test('concurrency levels are 1, cores, 4×cores and 32 without repeats', () => {
@@ -66,21 +65,6 @@ describe('pure helpers', () => {
   test('a main-thread strategy is projected to run a round serially, the others over the cores', () => {
     expect(projectedRoundMs(100, 32, 'main-thread', 2)).toBe(3200)
     expect(projectedRoundMs(100, 32, 'threadpool', 2)).toBe(1600)
-  })
-  test('ratios are oriented so > 1 is better, with quadrature error', () => {
-    expect(ratioTo('b', { value: 50, rme: 3 }, { value: 100, rme: 4 }, false)).toEqual({
-      baseline: 'b',
-      value: 2,
-      rme: 5,
-    })
-    expect(ratioTo('b', { value: 50, rme: 3 }, { value: 100, rme: 4 }, true).value).toBe(0.5)
-    expect(noiseFlags(12.34, 10)).toEqual(['noisy: rme 12.3% > 10%'])
-    expect(noiseFlags(9, 10)).toEqual([])
-  })
-  test('Benchmark.js-style line', () => {
-    const m = { mean: 250, p50: 250, p99: 260, min: 240, max: 260, rme: 1.234, samples: 12 }
-    expect(benchmarkJsLine(m)).toBe('4.00 ops/sec ±1.23% (12 runs sampled)')
-    expect(benchmarkJsLine({ ...m, mean: 0.5 })).toBe('2,000 ops/sec ±1.23% (12 runs sampled)')
   })
 })
 
@@ -104,6 +88,11 @@ describe('hashing suites on synthetic hashers', () => {
     expect(rows.find((r) => r.group === 'scrypt N=2^15 r=8 p=1 · hash')?.details.params).toBe(
       'scrypt ln=15 r=8 p=1',
     )
+    // The A/A control: native bcrypt's defaults again, as its own row with its own rounds.
+    const control = rows.find((r) => r.group === 'defaults · hash' && r.flags.includes('A/A control'))
+    expect(control).toMatchObject({ candidate: `${NATIVE_HASHERS.bcrypt} (A/A)`, unit: 'CPU ms/hash' })
+    expect(control?.rounds).toHaveLength(TINY.hashRounds)
+    expect(control?.ratios[0]?.rounds).toHaveLength(TINY.hashRounds)
   })
 
   test('lag: one row per hasher with delay, ticks and utilization', async () => {
@@ -120,10 +109,14 @@ describe('hashing suites on synthetic hashers', () => {
     ])
   })
 
-  test('concurrency: every K per hasher; K=1 is exactly 1/cores of the limit', async () => {
+  test("concurrency: every K per hasher, each K > 1 as per-round ratios to its round's limit", async () => {
     const { rows, notes } = await concurrencySuite.run({ ...candidates, hashers: [native] }, ctx)
-    expect(rows.map((r) => r.group)).toEqual(['K=1', 'K=2', 'K=8', 'K=32'])
-    expect(rows[0]?.ratios[0]).toMatchObject({ value: 0.5, rme: 0 })
+    expect(rows.map((r) => r.group)).toEqual(['K=1 again (A/A control)', 'K=1', 'K=2', 'K=8', 'K=32'])
+    expect(rows[0]?.ratios[0]?.rounds).toHaveLength(TINY.concurrencyRounds)
+    expect(rows[1]?.ratios).toEqual([])
+    expect(rows[2]?.ratios[0]?.rounds).toHaveLength(TINY.concurrencyRounds)
+    // Two rounds are fewer than five: the ratio is undecided, whatever it reads.
+    expect(rows[2]?.ratios[0]?.verdict).toBe('undecided')
     expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
   })
 
@@ -132,7 +125,8 @@ describe('hashing suites on synthetic hashers', () => {
     expect(rows.map((r) => [r.group, r.label])).toEqual([
       ['[1] PBKDF2-SHA256 20,000 iterations', `${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic)`],
       ['syn-stretch chain (scrypt N=2^16 r=8 p=1)', `[3] scrypt: ${NATIVE_HASHERS.scrypt} (synthetic)`],
+      ['[1] PBKDF2-SHA256 20,000 iterations', `${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic) [A/A control]`],
     ])
-    expect(rows[0]?.details['Benchmark.js']).toMatch(/ ops\/sec ±[\d.]+% \(\d+ runs sampled\)$/)
+    expect(rows[2]?.ratios[0]?.baseline).toBe(`${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic)`)
   })
 })

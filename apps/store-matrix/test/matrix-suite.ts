@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createHasher } from '@authlab/hash-bcryptjs'
 import { createUserDirectory } from '@authlab/servers'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { captureEnvironment } from '../../../benchmarks/src/env.js'
+import { captureEnvironment } from '../../../benchmarks/src/results/env.js'
 import packageJson from '../package.json' with { type: 'json' }
 import {
   CHART_LENGTHS,

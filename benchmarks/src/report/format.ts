@@ -1,4 +1,4 @@
-import type { Row } from '../types.js'
+import type { Ratio, Row } from '../types.js'
 
 /** Readable figures: counts and values from 1000 up as grouped integers, otherwise three significant digits. */
 export function formatNumber(n: number): string {
@@ -14,6 +14,21 @@ export function formatNumber(n: number): string {
 export function formatCell(value: number | string | undefined): string {
   if (value === undefined) return ''
   return typeof value === 'number' ? formatNumber(value) : value
+}
+
+/**
+ * A ratio as a reader may take it: a number with its 95 % interval only when it is decided; otherwise
+ * the words, so an undecided or within-noise figure is never read as a finding.
+ */
+export function formatRatio(q: Ratio): string {
+  if (q.verdict === 'undecided') return `undecided (n = ${q.rounds.length})`
+  if (q.verdict === 'no difference') return 'no difference'
+  return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
+}
+
+/** Flags that make a row untrustworthy as printed (highlighted by every reporter). */
+export function isWarning(flag: string): boolean {
+  return flag.startsWith('noisy') || flag.startsWith('measurement error') || flag.startsWith('no clean round')
 }
 
 /** Rows grouped by `group`, in first-seen order. */
@@ -43,10 +58,12 @@ export function tableOf(rows: readonly Row[]): Table {
   const detailKeys = [...new Set(rows.flatMap((r) => Object.keys(r.details)))]
   const unit = rows[0]?.unit ?? ''
   const hasSpread = rows.some((r) => r.rme !== undefined)
+  const hasRounds = rows.some((r) => r.rounds !== undefined || r.samples !== undefined)
   const headers = [
     'candidate',
     unit,
-    ...(hasSpread ? ['± rme', 'n'] : []),
+    ...(hasSpread ? ['± rme'] : []),
+    ...(hasRounds ? ['n'] : []),
     ...baselines.map((b) => `× vs ${b}`),
     ...detailKeys,
     'flags',
@@ -54,15 +71,14 @@ export function tableOf(rows: readonly Row[]): Table {
   const cells = rows.map((r) => [
     r.label,
     formatNumber(r.value),
-    ...(hasSpread
-      ? [r.rme === undefined ? '' : `${r.rme.toFixed(1)}%`, r.samples === undefined ? '' : String(r.samples)]
-      : []),
+    ...(hasSpread ? [r.rme === undefined ? '' : `${r.rme.toFixed(1)}%`] : []),
+    ...(hasRounds ? [String(r.rounds?.length ?? r.samples ?? '')] : []),
     ...baselines.map((b) => {
       const q = r.ratios.find((x) => x.baseline === b)
-      return q ? `${q.value.toFixed(2)} ±${q.rme.toFixed(1)}%` : ''
+      return q ? formatRatio(q) : ''
     }),
     ...detailKeys.map((k) => formatCell(r.details[k])),
     r.flags.join('; '),
   ])
-  return { headers, cells, flagged: rows.map((r) => r.flags.some((f) => f.startsWith('noisy'))) }
+  return { headers, cells, flagged: rows.map((r) => r.flags.some(isWarning)) }
 }

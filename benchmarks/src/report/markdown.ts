@@ -1,8 +1,8 @@
-import type { ResultsFile } from '../results.js'
+import type { ResultsFile } from '../results/results.js'
 import { groupRows, tableOf } from './format.js'
 
 // A cell must not end the table (`|`) or open an HTML tag (`<`).
-const escapeCell = (cell: string) => cell.replaceAll('|', '\\|').replaceAll('<', '&lt;')
+export const escapeCell = (cell: string) => cell.replaceAll('|', '\\|').replaceAll('<', '&lt;')
 
 function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
   const { headers, cells, flagged } = tableOf(rows)
@@ -10,7 +10,7 @@ function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
   return [
     `| ${headers.map(escapeCell).join(' | ')} |`,
     `| ${align.join(' | ')} |`,
-    // A noisy row is italicised and marked ⚠ so it is not read as fact.
+    // A row flagged as untrustworthy is italicised and marked ⚠ so it is not read as fact.
     ...cells.map(
       (c, i) =>
         `| ${c.map((x, j) => (flagged[i] && j === 0 ? `⚠ _${escapeCell(x)}_` : escapeCell(x))).join(' | ')} |`,
@@ -27,9 +27,9 @@ export function renderMarkdown(
   const out = [
     `# authlab benchmarks — ${env.date.slice(0, 10)} (${env.mode} run)`,
     '',
-    `Commit \`${env.commit.slice(0, 12)}\`${env.dirty ? ' (with uncommitted changes)' : ''} · ${env.cpu}, ${env.cores} cores · ${env.os} ${env.arch} · ${env.runtime} · load average at start ${env.loadAverage.join(' / ')} · ${env.threadpool}`,
+    `Commit \`${env.commit.slice(0, 12)}\`${env.dirty ? ' (with uncommitted changes)' : ''} · ${env.cpu}, ${env.cores} cores · ${env.os} ${env.arch} · ${env.runtime} · load average ${env.loadAverage.join(' / ')} at start, ${results.run.loadAverageAtEnd.join(' / ')} at end · \`${results.run.command.join(' ')}\` · ${env.threadpool}`,
     '',
-    'Ratios compare with a baseline measured in the same run (> 1 is better); ± is the 95 % margin of error. Rows marked ⚠ exceed the rme threshold: treat them as indicative only.',
+    'Ratios: the median of per-round ratios to a baseline measured in the same round (> 1 is better), with its 95 % interval across rounds in brackets. "no difference": the interval covers 1 or the ratio is within the A/A control\'s noise floor; "undecided (n = k)": fewer than 5 rounds. Rows marked ⚠ carry a flag that says why not to trust them.',
   ]
   for (const suite of results.suites) {
     out.push('', `## ${suite.name}`, '', suite.description)

@@ -1,6 +1,6 @@
-import type { SuiteRecord } from '../results.js'
+import type { SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
-import { formatNumber, groupRows } from './format.js'
+import { formatNumber, formatRatio, groupRows, isWarning } from './format.js'
 
 const WIDTH = 1040
 const LABEL_WIDTH = 290
@@ -16,7 +16,11 @@ const xml = (text: string) =>
 interface Bar {
   readonly row: Row
   readonly value: number | undefined
-  readonly rme: number
+  /** The whisker's ends (the 95 % interval across rounds, or value ± rme); equal to value when none. */
+  readonly low: number
+  readonly high: number
+  /** Printed instead of a number when the ratio is undecided or inside the noise floor. */
+  readonly words?: string
   /** Named on the bar when the rows of a group divide by different baselines. */
   readonly baseline?: string
 }
@@ -31,7 +35,16 @@ function barsOf(rows: readonly Row[]): { bars: Bar[]; axis: string; ratio: boole
     const mixed = baselines.size > 1
     const bars = rows.map((row) => {
       const q = row.ratios[0]
-      return { row, value: q?.value, rme: q?.rme ?? 0, ...(mixed && q ? { baseline: q.baseline } : {}) }
+      if (!q) return { row, value: undefined, low: 0, high: 0 }
+      const words = q.verdict === 'different' ? undefined : formatRatio(q)
+      return {
+        row,
+        value: q.value,
+        low: q.low,
+        high: q.high,
+        ...(words ? { words } : {}),
+        ...(mixed ? { baseline: q.baseline } : {}),
+      }
     })
     const against = mixed ? 'each row’s baseline' : [...baselines][0]
     return { bars, axis: `× vs ${against} (higher is better)`, ratio: true }
@@ -39,7 +52,10 @@ function barsOf(rows: readonly Row[]): { bars: Bar[]; axis: string; ratio: boole
   const unit = rows[0]?.unit ?? ''
   const better = rows[0]?.higherIsBetter ? 'higher' : 'lower'
   return {
-    bars: rows.map((row) => ({ row, value: row.value, rme: row.rme ?? 0 })),
+    bars: rows.map((row) => {
+      const rme = (row.rme ?? 0) / 100
+      return { row, value: row.value, low: row.value * (1 - rme), high: row.value * (1 + rme) }
+    }),
     axis: `${unit} (${better} is better)`,
     ratio: false,
   }
@@ -55,33 +71,41 @@ export function renderSvg(suite: SuiteRecord): string {
   let y = 40
   for (const [group, rows] of groupRows(suite.rows)) {
     const { bars, axis, ratio } = barsOf(rows)
-    // Scaled to the bars, not the whiskers: a very noisy row must not squash the others; its whisker is clipped.
+    // Scaled to the bars, not the whiskers: a very wide interval must not squash the others; its whisker is clipped.
     const reach = Math.max(ratio ? 1 : 0, ...bars.map((b) => b.value ?? 0)) * 1.15
     const scale = reach > 0 ? BAR_WIDTH / reach : 0
     const clip = (x: number) => Math.min(Math.max(x, LABEL_WIDTH), LABEL_WIDTH + BAR_WIDTH)
     parts.push(`<text x="10" y="${y}" font-weight="bold">${xml(group)} — ${xml(axis)}</text>`)
     y += 10
     const top = y
-    for (const { row, value, rme, baseline } of bars) {
+    for (const { row, value, low, high, words, baseline } of bars) {
       const mid = y + ROW_HEIGHT / 2
       parts.push(`<text x="${LABEL_WIDTH - 8}" y="${mid + 4}" text-anchor="end">${xml(row.label)}</text>`)
       if (value === undefined) {
         parts.push(`<text x="${LABEL_WIDTH + 4}" y="${mid + 4}" fill="#666">no baseline in this run</text>`)
       } else {
-        const noisy = row.flags.some((f) => f.startsWith('noisy'))
-        const fill = noisy ? COLOR.noisy : row.flags.includes('baseline') ? COLOR.baseline : COLOR.bar
+        const warned = row.flags.some(isWarning)
+        // Undecided and within-noise ratios are drawn grey: a bar is a finding only when it is decided.
+        const fill = warned
+          ? COLOR.noisy
+          : words || row.flags.includes('baseline')
+            ? COLOR.baseline
+            : COLOR.bar
         const w = value * scale
-        const lo = clip(LABEL_WIDTH + value * (1 - rme / 100) * scale)
-        const hi = clip(LABEL_WIDTH + value * (1 + rme / 100) * scale)
+        const lo = clip(LABEL_WIDTH + low * scale)
+        const hi = clip(LABEL_WIDTH + high * scale)
         parts.push(
           `<rect x="${LABEL_WIDTH}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_HEIGHT - 6}" fill="${fill}"/>`,
         )
-        if (rme > 0) {
+        if (high > low) {
           parts.push(
             `<path d="M${lo.toFixed(1)} ${mid}H${hi.toFixed(1)}M${lo.toFixed(1)} ${mid - 4}V${mid + 4}M${hi.toFixed(1)} ${mid - 4}V${mid + 4}" stroke="${COLOR.whisker}" stroke-width="1.2"/>`,
           )
         }
-        const text = `${ratio ? `${value.toFixed(2)}×` : formatNumber(value)}${rme > 0 ? ` ±${rme.toFixed(1)}%` : ''}${noisy ? ' (noisy)' : ''}${baseline ? ` vs ${baseline}` : ''}`
+        const figure = ratio
+          ? `${value.toFixed(2)}× [${low.toFixed(2)}–${high.toFixed(2)}]`
+          : formatNumber(value)
+        const text = `${words ?? figure}${warned ? ' (⚠)' : ''}${baseline ? ` vs ${baseline}` : ''}`
         parts.push(
           `<text x="${(Math.max(LABEL_WIDTH + w, hi) + 6).toFixed(1)}" y="${mid + 4}">${xml(text)}</text>`,
         )

@@ -1,5 +1,5 @@
 import { styleText } from 'node:util'
-import type { SuiteRecord } from '../results.js'
+import type { SuiteRecord } from '../results/results.js'
 import { groupRows, tableOf } from './format.js'
 
 type Style = Parameters<typeof styleText>[0]

@@ -1,11 +1,12 @@
 import type { PasswordHasher } from '@authlab/core'
-import { threadpoolNote } from '../env.js'
-import { type Measurement, measureAsync } from '../measure.js'
-import { noiseFlags, ratioTo } from '../ratio.js'
-import { BENCH_PASSWORD, describeParams } from '../settings.js'
-import type { Budget, Row, Suite } from '../types.js'
+import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
+import { limitFlags, noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { settle } from '../measure/sample.js'
+import { median } from '../measure/stats.js'
+import { threadpoolNote } from '../results/env.js'
+import type { Suite, SuiteRow } from '../types.js'
 
-/** K = 1, cores, 4 × cores and 32 concurrent hashes (the issue's levels), without repeats. */
+/** K = 1, cores, 4 × cores and 32 concurrent hashes (single, every core busy, an oversubscribed pool, a burst), without repeats. */
 export function concurrencyLevels(cores: number): number[] {
   return [...new Set([1, cores, 4 * cores, 32])].sort((a, b) => a - b)
 }
@@ -19,85 +20,119 @@ export function projectedRoundMs(singleMs: number, k: number, runsOn: string, co
   return (singleMs * k) / parallel
 }
 
-async function round(hasher: PasswordHasher, k: number, budget: Budget): Promise<Measurement> {
-  const hashes = Array.from({ length: k })
-  return measureAsync(() => Promise.all(hashes.map(() => hasher.hash(BENCH_PASSWORD))), {
-    timeMs: budget.concurrencyTimeMs,
-    minSamples: k === 1 ? 3 : 2,
-    warmupMs: 0,
-    // K=1 comes first and warms the hasher (JIT, thread pool); the larger rounds need no discarded round.
-    warmupSamples: k === 1 ? 1 : 0,
-    batch: k,
-  })
+/** Wall time of K hashes started together: what a server sees when K logins arrive at once. */
+async function burst(hasher: PasswordHasher, k: number): Promise<number> {
+  await settle()
+  const started = performance.now()
+  await Promise.all(Array.from({ length: k }, () => hasher.hash(BENCH_PASSWORD)))
+  return performance.now() - started
+}
+
+/** The key of the A/A control's single hash in a round's timings. */
+const CONTROL = -1
+
+interface Plan {
+  readonly id: string
+  readonly label: string
+  readonly hasher: PasswordHasher
+  /** Levels above 1 that fit the cap, from the warm-up hash's time. */
+  readonly levels: readonly number[]
 }
 
 export const concurrencySuite: Suite = {
   name: 'concurrency',
   description:
-    'Hashes per second with K concurrent hashes (K = 1, cores, 4×cores, 32) against the limit cores ÷ single-hash time: offloading strategies scale, main-thread ones do not.',
+    'Hashes per second with K concurrent hashes (K = 1, cores, 4×cores, 32) against the limit cores ÷ single-hash time of the same round: offloading strategies scale, main-thread ones do not.',
   async run(candidates, ctx) {
-    const levels = concurrencyLevels(ctx.cores)
-    ctx.progress.plan(candidates.hashers.length * levels.length)
-    const rows: Row[] = []
+    const levels = concurrencyLevels(ctx.cores).filter((k) => k > 1)
+    const rows: SuiteRow[] = []
     const notes: string[] = []
     const limitLabel = `limit ${ctx.cores} cores ÷ single-hash time`
+    const plans: Plan[] = []
+    ctx.progress.plan(candidates.hashers.length * (ctx.budget.concurrencyRounds + 1))
     for (const candidate of candidates.hashers) {
-      let hasher: PasswordHasher
+      ctx.progress.step(`warm-up · ${candidate.label}`)
       try {
-        hasher = candidate.create()
+        const hasher = candidate.create()
+        const single = await burst(hasher, 1)
+        const fits = levels.filter((k) => {
+          const projected = projectedRoundMs(single, k, hasher.info.runsOn, ctx.cores)
+          if (projected <= ctx.budget.concurrencyCapMs) return true
+          notes.push(
+            `${candidate.id} K=${k} not run: one burst projects to ${(projected / 1000).toFixed(1)} s (> ${ctx.budget.concurrencyCapMs / 1000} s quick cap; use --full)`,
+          )
+          return false
+        })
+        plans.push({ id: candidate.id, label: candidate.label, hasher, levels: fits })
       } catch (error) {
         notes.push(`${candidate.id} failed: ${(error as Error).message}`)
-        continue
       }
-      let single: Measurement | undefined
-      for (const k of levels) {
-        ctx.progress.step(`${candidate.label} K=${k}`)
-        const projected = single && projectedRoundMs(single.mean, k, hasher.info.runsOn, ctx.cores)
-        if (projected !== undefined && projected > ctx.budget.concurrencyCapMs) {
-          notes.push(
-            `${candidate.id} K=${k} not run: one round projects to ${(projected / 1000).toFixed(1)} s (> ${ctx.budget.concurrencyCapMs / 1000} s quick cap; use --full)`,
-          )
-          continue
-        }
-        let m: Measurement
-        try {
-          m = await round(hasher, k, ctx.budget)
-        } catch (error) {
-          notes.push(`${candidate.id} K=${k} failed: ${(error as Error).message}`)
-          break
-        }
-        single ??= m
-        // cores ÷ single-hash time: what perfect scaling over every core would give.
-        const limit = { value: (ctx.cores * 1000) / single.mean, rme: single.rme }
-        const perSecond = { value: 1000 / m.mean, rme: m.rme }
+    }
+    // Each round: one hash alone (the round's limit), then each K: the ratio divides by the limit of its own round.
+    const measured = await runRounds(
+      plans,
+      ctx.budget.concurrencyRounds,
+      ctx.seed,
+      async (plan, round) => {
+        ctx.progress.step(`round ${round + 1} · ${plan.label}`)
+        const wall = new Map<number, number>([[1, await burst(plan.hasher, 1)]])
+        for (const k of plan.levels) wall.set(k, await burst(plan.hasher, k))
+        // The A/A control: one hash alone again, after the bursts, against the round's first one.
+        wall.set(CONTROL, await burst(plan.hasher, 1))
+        return wall
+      },
+      (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
+    )
+    for (const plan of plans) {
+      const rounds = measured.get(plan) ?? []
+      const single = rounds.map((r) => r?.get(1))
+      const control = summarizeRatio(
+        'the first single hash',
+        perRoundRatios(
+          rounds.map((r) => r?.get(CONTROL)),
+          single,
+          false,
+        ),
+      )
+      const floor = noiseFloorPct(control)
+      rows.push({
+        group: 'K=1 again (A/A control)',
+        candidate: plan.id,
+        label: plan.label,
+        value: median(rounds.flatMap((r) => (r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : []))),
+        unit: 'hashes/s',
+        higherIsBetter: true,
+        rounds: rounds.flatMap((r) => (r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : [])),
+        ratios: [control],
+        details: { 'noise floor %': floor },
+        flags: ['A/A control'],
+      })
+      for (const k of [1, ...plan.levels]) {
+        const perSecond = rounds.map((r) => (r?.get(k) ? (k * 1000) / (r.get(k) as number) : undefined))
+        const limit = single.map((ms) => (ms ? (ctx.cores * 1000) / ms : undefined))
+        const clean = perSecond.filter((v): v is number => v !== undefined)
+        const ratio = summarizeRatio(limitLabel, perRoundRatios(perSecond, limit, true), floor)
         rows.push({
-          suite: 'concurrency',
           group: `K=${k}`,
-          candidate: candidate.id,
-          label: candidate.label,
-          value: perSecond.value,
+          candidate: plan.id,
+          label: plan.label,
+          value: median(clean),
           unit: 'hashes/s',
           higherIsBetter: true,
-          rme: m.rme,
-          samples: m.samples,
-          // At K=1 both sides are the same measurement, so the ratio is exactly 1/cores with no spread.
-          ratios: [
-            m === single
-              ? { baseline: limitLabel, value: 1 / ctx.cores, rme: 0 }
-              : ratioTo(limitLabel, perSecond, limit, true),
-          ],
+          rounds: clean,
+          // At K=1 the ratio is 1/cores by construction: it shows the scale, not a finding.
+          ratios: k === 1 ? [] : [ratio],
           details: {
-            'limit hashes/s': limit.value,
-            'speed-up vs K=1': single.mean / m.mean,
-            params: describeParams(hasher),
-            'runs on': hasher.info.runsOn,
+            'limit hashes/s': median(limit.filter((v): v is number => v !== undefined)),
+            params: describeParams(plan.hasher),
+            'runs on': plan.hasher.info.runsOn,
           },
-          flags: noiseFlags(m.rme, ctx.maxRme),
+          flags: k === 1 ? [] : limitFlags(ratio),
         })
       }
     }
     notes.push(
-      `${threadpoolNote()}; ${ctx.cores} cores. Ratio = hashes/s ÷ (cores ÷ single-hash time); 1.0 = perfect scaling.`,
+      `${threadpoolNote()}; ${ctx.cores} cores. ${ctx.budget.concurrencyRounds} rounds, hashers in a fresh random order per round; in each, one hash alone sets that round's limit (cores ÷ its wall time), then each K runs one burst, then one hash alone again (the A/A control, whose distance from 1 is that hasher's noise floor). Ratio = burst hashes/s ÷ that limit, median with a 95 % bootstrap interval; 1.0 = perfect scaling, and an interval wholly above 1 is flagged as a measurement error. Wall time (parallelism is the point), so load from other processes lowers these figures.`,
     )
     return { rows, notes }
   },

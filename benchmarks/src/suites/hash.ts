@@ -1,34 +1,22 @@
 import type { PasswordHasher } from '@authlab/core'
-import { algorithmFamily, NATIVE_HASHERS } from '../baselines.js'
-import { type Measurement, measureAsync } from '../measure.js'
-import { noiseFlags, ratioTo } from '../ratio.js'
-import { BENCH_PASSWORD, COST_SETTINGS, describeParams, instantiate } from '../settings.js'
-import type { Budget, HashCandidate, Row, Suite } from '../types.js'
+import { NATIVE_HASHERS } from '../discover/baselines.js'
+import { BENCH_PASSWORD, COST_SETTINGS, describeParams, instantiate } from '../discover/settings.js'
+import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { type Timing, timeRound } from '../measure/sample.js'
+import { median } from '../measure/stats.js'
+import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
   readonly group: string
   readonly candidate: HashCandidate
   readonly hasher: PasswordHasher
+  /** The A/A control: the same configuration as `candidate`'s native entry, measured as a separate one. */
+  readonly control?: boolean
 }
 
-interface Timing {
-  readonly hash: Measurement
-  readonly verify: Measurement
-}
-
-async function time(hasher: PasswordHasher, budget: Budget): Promise<Timing> {
-  const encoded = await hasher.hash(BENCH_PASSWORD)
-  if (!(await hasher.verify(encoded, BENCH_PASSWORD))) throw new Error('verify rejected its own hash')
-  const options = {
-    timeMs: budget.hashTimeMs,
-    minSamples: budget.hashMinSamples,
-    warmupMs: 0,
-    warmupSamples: 1,
-  }
-  return {
-    hash: await measureAsync(() => hasher.hash(BENCH_PASSWORD), options),
-    verify: await measureAsync(() => hasher.verify(encoded, BENCH_PASSWORD), options),
-  }
+interface Round {
+  readonly hash: Timing
+  readonly verify: Timing
 }
 
 /** Defaults first, then each cost-equalised setting with every implementation of its algorithm. */
@@ -50,68 +38,113 @@ function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: str
   return entries
 }
 
+/** One measurement per distinct (package, parameters): a setting equal to a package's defaults reuses it. */
+const keyOf = (e: Entry) => `${e.candidate.id} ${describeParams(e.hasher)}${e.control ? ' (A/A)' : ''}`
+
 export const hashSuite: Suite = {
   name: 'hash',
   description:
-    'Time per hash and per verify of every hasher, at its defaults and at cost-equalised settings, as a ratio to the native implementation of the same algorithm.',
+    'CPU time per hash and per verify of every hasher, at its defaults and at cost-equalised settings, over interleaved rounds, as per-round ratios to the native implementation of the same algorithm, with an A/A control.',
   async run(candidates, ctx) {
     const notes: string[] = []
     const entries = entriesOf(candidates.hashers, ctx.budget, notes)
-    // One measurement per distinct (package, parameters): a setting equal to a package's defaults reuses it.
-    const keyOf = (e: Entry) => `${e.candidate.id} ${describeParams(e.hasher)}`
-    const distinct = new Map(entries.map((e) => [keyOf(e), e]))
-    ctx.progress.plan(distinct.size)
-    const timings = new Map<string, Timing>()
-    for (const [key, entry] of distinct) {
-      ctx.progress.step(`${entry.candidate.label} (${describeParams(entry.hasher)})`)
+    const nativeOf = (e: Entry) =>
+      entries.find(
+        (n) =>
+          n.group === e.group && !n.control && n.candidate.id === NATIVE_HASHERS[e.hasher.info.algorithm],
+      )
+    // The A/A control: native bcrypt's defaults again, as its own entry. Not a memory-hard hasher: argon2id's
+    // 19 MiB per call read 9–37 ms from round to round under load (page faults, memory bandwidth shared with
+    // other processes) and would set a floor that hides every other difference; bcrypt's 4 KiB state read ±5 %.
+    const natives = entries.filter((e) => e.group === 'defaults' && nativeOf(e) === e)
+    const controlBase = natives.find((e) => e.hasher.info.algorithm === 'bcrypt') ?? natives[0]
+    if (controlBase) entries.push({ ...controlBase, control: true })
+    const distinct = [...new Map(entries.map((e) => [keyOf(e), e])).values()]
+    const failed = new Set<string>()
+    // Warm-up and self-check outside the rounds: module init, thread-pool spin-up, JIT.
+    const encoded = new Map<string, string>()
+    for (const entry of distinct) {
       try {
-        timings.set(key, await time(entry.hasher, ctx.budget))
+        const stored = await entry.hasher.hash(BENCH_PASSWORD)
+        if (!(await entry.hasher.verify(stored, BENCH_PASSWORD)))
+          throw new Error('verify rejected its own hash')
+        encoded.set(keyOf(entry), stored)
       } catch (error) {
+        failed.add(keyOf(entry))
         notes.push(
           `${entry.candidate.id} (${describeParams(entry.hasher)}) failed: ${(error as Error).message}`,
         )
       }
     }
-    const rows: Row[] = []
+    const live = distinct.filter((e) => !failed.has(keyOf(e)))
+    ctx.progress.plan(live.length * ctx.budget.hashRounds)
+    const measured = await runRounds(
+      live,
+      ctx.budget.hashRounds,
+      ctx.seed,
+      async (entry, round): Promise<Round> => {
+        ctx.progress.step(`round ${round + 1} · ${entry.candidate.label} (${describeParams(entry.hasher)})`)
+        const stored = encoded.get(keyOf(entry)) as string
+        return {
+          hash: await timeRound(() => entry.hasher.hash(BENCH_PASSWORD), ctx.budget.hashRoundMs),
+          verify: await timeRound(() => entry.hasher.verify(stored, BENCH_PASSWORD), ctx.budget.hashRoundMs),
+        }
+      },
+      (entry, error) => notes.push(`${entry.candidate.id}: a round failed (${(error as Error).message})`),
+    )
+    const byKey = new Map(live.map((e) => [keyOf(e), measured.get(e) ?? []]))
+    const roundsOf = (e: Entry | undefined) => (e && byKey.get(keyOf(e))) || []
+    const cpuOf = (e: Entry | undefined, op: keyof Round) => roundsOf(e).map((r) => r?.[op].cpuMs)
+    const floors = new Map<keyof Round, number>()
+    if (controlBase) {
+      for (const op of ['hash', 'verify'] as const) {
+        const control = summarizeRatio(
+          '',
+          perRoundRatios(cpuOf(entries.at(-1), op), cpuOf(controlBase, op), false),
+        )
+        floors.set(op, noiseFloorPct(control))
+      }
+    }
+    const rows: SuiteRow[] = []
     for (const op of ['hash', 'verify'] as const) {
       for (const entry of entries) {
-        const timing = timings.get(keyOf(entry))
-        if (!timing) continue
-        const m = timing[op]
-        const family = algorithmFamily(entry.hasher.info.algorithm)
-        const native = entries.find(
-          (e) => e.group === entry.group && e.candidate.id === NATIVE_HASHERS[family],
-        )
-        const nativeTiming = native && timings.get(keyOf(native))
-        const flags = noiseFlags(m.rme, ctx.maxRme)
+        if (failed.has(keyOf(entry))) continue
+        const cpu = cpuOf(entry, op)
+        const clean = cpu.filter((v): v is number => v !== undefined)
+        const native = nativeOf(entry)
+        const ratios: Ratio[] = native
+          ? [
+              summarizeRatio(
+                native.hasher.info.displayName,
+                perRoundRatios(cpu, cpuOf(native, op), false),
+                // The control is judged by its own interval: against the floor it sets, it could never fail.
+                entry.control ? undefined : floors.get(op),
+              ),
+            ]
+          : []
+        const flags: string[] = []
         if (native === entry) flags.push('baseline')
-        if (entry.group !== 'defaults' && isDefaultsEntry(entries, entry, keyOf)) {
+        if (entry.control) flags.push('A/A control')
+        if (
+          entry.group !== 'defaults' &&
+          entries.some((e) => e.group === 'defaults' && keyOf(e) === keyOf(entry))
+        )
           flags.push('same measurement as defaults')
-        }
+        const wall = roundsOf(entry).flatMap((r) => (r ? [r[op].wallMs] : []))
         rows.push({
-          suite: 'hash',
           group: `${entry.group} · ${op}`,
-          candidate: entry.candidate.id,
+          candidate: entry.control ? `${entry.candidate.id} (A/A)` : entry.candidate.id,
           // The instance's own name: a multi-algorithm package labels each configuration differently.
-          label: entry.hasher.info.displayName,
-          value: m.mean,
-          unit: `ms/${op}`,
+          label: entry.control
+            ? `${entry.hasher.info.displayName} [A/A control]`
+            : entry.hasher.info.displayName,
+          value: median(clean),
+          unit: `CPU ms/${op}`,
           higherIsBetter: false,
-          rme: m.rme,
-          samples: m.samples,
-          ratios: nativeTiming
-            ? [
-                ratioTo(
-                  native.hasher.info.displayName,
-                  { value: m.mean, rme: m.rme },
-                  { value: nativeTiming[op].mean, rme: nativeTiming[op].rme },
-                  false,
-                ),
-              ]
-            : [],
+          rounds: clean,
+          ratios,
           details: {
-            'p50 ms': m.p50,
-            'p99 ms': m.p99,
+            'wall ms (median)': median(wall),
             params: describeParams(entry.hasher),
             'runs on': entry.hasher.info.runsOn,
           },
@@ -120,14 +153,9 @@ export const hashSuite: Suite = {
       }
     }
     notes.push(
-      'Value = mean ms with its 95 % margin of error; ratio = native time ÷ candidate time (> 1: faster than native).',
+      `${ctx.budget.hashRounds} rounds after one discarded hash and verify each; in every round each configuration hashes, then verifies, each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median call), in a fresh random order. Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
+      `Ratio = native CPU time ÷ candidate CPU time per round (> 1: cheaper than native), median with a 95 % bootstrap interval; "no difference" within the A/A control's noise floor${floors.size ? ` (hash ±${(floors.get('hash') ?? 0).toFixed(1)} %, verify ±${(floors.get('verify') ?? 0).toFixed(1)} % in this run)` : ''}.`,
     )
     return { rows, notes }
   },
-}
-
-function isDefaultsEntry(entries: readonly Entry[], entry: Entry, keyOf: (e: Entry) => string): boolean {
-  return entries.some(
-    (e) => e.group === 'defaults' && e.candidate === entry.candidate && keyOf(e) === keyOf(entry),
-  )
 }

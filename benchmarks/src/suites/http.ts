@@ -1,12 +1,11 @@
 import type { Framework } from '@authlab/servers'
-import { ID_CEILING as CEILING } from '../baselines.js'
-import { FULL } from '../budget.js'
-import { HTTP_BUDGETS } from '../http/budgets.js'
-import { idsInFramework } from '../http/ids-scenario.js'
-import { loginEntries, loginScenario } from '../http/login-scenario.js'
-import { hasTaskset, pin, unpin } from '../http/process.js'
-import type { Placement } from '../http/servers.js'
-import type { Row, Suite } from '../types.js'
+import { HTTP_CEILING as CEILING } from '../discover/baselines.js'
+import { FULL, HTTP_BUDGETS } from '../measure/budget.js'
+import type { Suite, SuiteRow } from '../types.js'
+import { idsInFramework } from './http/ids-scenario.js'
+import { loginEntries, loginScenario } from './http/login-scenario.js'
+import type { Placement } from './http/servers.js'
+import { hasTaskset, pin, unpin } from './http/servers.js'
 
 const FRAMEWORKS: readonly Framework[] = ['express', 'fastify']
 
@@ -29,7 +28,7 @@ export const httpSuite: Suite = {
         ? 'Each server process pinned to CPU 0 and autocannon (this process) to CPU 1 with taskset.'
         : 'taskset unavailable (or one core): servers and autocannon share the cores; figures are lower and noisier.',
       `ids-in-framework: a fresh server alone on its core for every measurement (each GET / stores a session, and a grown store made the largest difference between rounds), ${budget.warmupSec} s discarded warm-up, then ${budget.rounds} interleaved rounds (A B C … C B A) of ${budget.idsSec} s on 50 connections; value = median req/s of the clean rounds; ratio = mean of the per-round ratios to ${CEILING} ± its 95 % t-interval, and the ≥ 98 % goal is called only when that whole interval lies on one side.`,
-      `login: ${budget.loginRounds} interleaved rounds of about ${budget.loginSec} s of logins at the limit, 4 connections; limit = cores ÷ the mean verify time in a fresh process on the servers' core; ratio ± half the per-round range; GET /health p99 = the latency of a steady stream of health checks arriving meanwhile, read from a one-connection probe's answer times (a closed-loop probe's own p99, shown beside it, hides coordinated omission).`,
+      `login: ${budget.loginRounds} interleaved rounds of about ${budget.loginSec} s of logins at the limit, 4 connections; limit = cores ÷ the mean verify time in a fresh process on the servers' core, without the probe; ratio = median of the per-round rates ÷ that limit with its 95 % bootstrap interval (hashers off the main thread read below 1 by the share of the pinned core the event loop spends answering the probe); GET /health p99 = the latency of a steady stream of health checks arriving meanwhile, read from a one-connection probe's answer times (a closed-loop probe's own p99, shown beside it, hides coordinated omission).`,
       `Login servers generate IDs with ${loginGenerator}.`,
     ]
     if (!candidates.ids.some((c) => c.id === CEILING))
@@ -40,7 +39,7 @@ export const httpSuite: Suite = {
       ctx.progress.plan(
         FRAMEWORKS.length * (budget.rounds * candidates.ids.length + budget.loginRounds * entries.length),
       )
-      const rows: Row[] = []
+      const rows: SuiteRow[] = []
       for (const framework of FRAMEWORKS)
         rows.push(...(await idsInFramework(framework, candidates.ids, idsHasher, budget, placement, ctx)))
       for (const framework of FRAMEWORKS)

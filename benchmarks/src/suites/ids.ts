@@ -1,48 +1,47 @@
 import { type SurvivorHeap, signAsSessionCookie, sparseSurvivorHeap } from '@authlab/conformance'
-import { ID_CEILING as CEILING, ID_BASELINES } from '../baselines.js'
-import { type Measurement, measureSync } from '../measure.js'
-import { noiseFlags, ratioTo } from '../ratio.js'
-import type { IdCandidate, Row, Suite } from '../types.js'
+import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
+import { limitFlags, noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { median } from '../measure/stats.js'
+import type { IdCandidate, Ratio, Suite, SuiteRow } from '../types.js'
+import { type IdRound, measureIdsInChild } from './ids-measure.js'
 
-/** IDs per timed call: a single ID (tens of ns) is below the timer's resolution. */
-const BATCH = 1000
 const KEEP_EVERY = 1000
+const CONTROL_SUFFIX = ' (A/A)'
 
-function idsPerSecond(m: Measurement) {
-  return { value: 1000 / m.mean, rme: m.rme }
+/** The first baseline again, as a separate candidate in its own processes: the suite's noise floor. */
+function controlOf(baseline: IdCandidate): IdCandidate {
+  return { ...baseline, id: `${baseline.id}${CONTROL_SUFFIX}`, label: `${baseline.label} [A/A control]` }
 }
+
+const idsPerSecond = (rounds: readonly (IdRound | undefined)[]) =>
+  rounds.map((r) => (r ? 1e9 / r.cpuNsPerId : undefined))
 
 export const idsSuite: Suite = {
   name: 'ids',
   description:
-    'Session IDs per second of every generator, as ratios to crypto.randomUUID() and uid-safe measured in the same run, with the insecure unique-counter ceiling and the heap retained by sparse survivors.',
+    'Session IDs per CPU-second of every generator, each candidate in its own process once per round, as per-round ratios to crypto.randomUUID() and the frameworks’ own defaults, with the flat-string ceiling, an A/A control and the heap retained by sparse survivors.',
   async run(candidates, ctx) {
     const { budget, progress } = ctx
-    const list: readonly IdCandidate[] = candidates.ids
-    progress.plan(list.length * 2)
-    const timed: { candidate: IdCandidate; m: Measurement }[] = []
-    for (const candidate of list) {
-      progress.step(`${candidate.label}: IDs/s`)
-      const generate = candidate.create()
-      const m = await measureSync(
-        () => {
-          let characters = 0
-          for (let i = 0; i < BATCH; i++) characters += generate().length
-          return characters
-        },
-        {
-          timeMs: budget.idTimeMs,
-          minSamples: 10,
-          warmupMs: budget.idWarmupMs,
-          warmupSamples: 5,
-          batch: BATCH,
-        },
-      )
-      timed.push({ candidate, m })
-    }
-    // Heap after all timing: the forced full GCs must not land inside a timing window.
+    const primary = candidates.ids.find((c) => c.id === ID_BASELINES[0])
+    const list = primary ? [...candidates.ids, controlOf(primary)] : [...candidates.ids]
+    const notes: string[] = []
+    progress.plan(list.length * budget.idRounds + candidates.ids.length)
+    const measured = await runRounds(
+      list,
+      budget.idRounds,
+      ctx.seed,
+      (candidate, round) => {
+        progress.step(`round ${round + 1}/${budget.idRounds} · ${candidate.label}`)
+        const id = candidate.id.endsWith(CONTROL_SUFFIX)
+          ? candidate.id.slice(0, -CONTROL_SUFFIX.length)
+          : candidate.id
+        return measureIdsInChild(id, candidate.source, budget.idSampling)
+      },
+      (candidate, error) => notes.push(`${candidate.id}: a round failed (${(error as Error).message})`),
+    )
+    // Heap after all timing, in this process: the forced full GCs must not land inside a timing window.
     const heaps = new Map<string, { raw: SurvivorHeap; signed: SurvivorHeap }>()
-    for (const { candidate } of timed) {
+    for (const candidate of candidates.ids) {
       progress.step(`${candidate.label}: retained heap`)
       const sample = { total: budget.heapIds, keepEvery: KEEP_EVERY }
       heaps.set(candidate.id, {
@@ -50,34 +49,46 @@ export const idsSuite: Suite = {
         signed: sparseSurvivorHeap(candidate.create(), { ...sample, use: signAsSessionCookie }),
       })
     }
-    const byId = new Map(timed.map((t) => [t.candidate.id, t]))
-    const baselines = ID_BASELINES.flatMap((id) => {
-      const t = byId.get(id)
-      return t ? [{ label: t.candidate.label, figure: idsPerSecond(t.m) }] : []
-    })
-    const ceiling = byId.get(CEILING)
-    const rows: Row[] = timed.map(({ candidate, m }) => {
-      const figure = idsPerSecond(m)
+    const perSecond = new Map(list.map((c) => [c.id, idsPerSecond(measured.get(c) ?? [])]))
+    const control = primary && perSecond.get(`${primary.id}${CONTROL_SUFFIX}`)
+    const floor = control
+      ? noiseFloorPct(
+          summarizeRatio(primary.label, perRoundRatios(control, perSecond.get(primary.id) ?? [], true)),
+        )
+      : undefined
+    // The control is judged by its own interval only: judged against the floor it sets, it could never fail.
+    const ratioTo = (id: string, values: readonly (number | undefined)[], isControl: boolean): Ratio[] => {
+      const base = list.find((c) => c.id === id)
+      const baseValues = perSecond.get(id)
+      if (!base || !baseValues) return []
+      return [
+        summarizeRatio(base.label, perRoundRatios(values, baseValues, true), isControl ? undefined : floor),
+      ]
+    }
+    const rows: SuiteRow[] = list.map((candidate) => {
+      const values = perSecond.get(candidate.id) ?? []
+      const rounds = measured.get(candidate) ?? []
+      const clean = values.filter((v): v is number => v !== undefined)
       const heap = heaps.get(candidate.id)
-      const flags = [...noiseFlags(m.rme, ctx.maxRme)]
-      if (candidate.id === CEILING) flags.push('ceiling: INSECURE, bench-only')
+      const isControl = candidate.id.endsWith(CONTROL_SUFFIX)
+      const ceiling = ratioTo(CEILING, values, isControl)[0]
+      const flags: string[] = []
+      if (candidate.id === CEILING) flags.push('ceiling: INSECURE, no randomness, bench-only')
       if (ID_BASELINES.includes(candidate.id)) flags.push('baseline')
+      if (isControl) flags.push('A/A control')
+      if (candidate.id !== CEILING) flags.push(...limitFlags(ceiling))
       return {
-        suite: 'ids',
         group: 'IDs/s',
         candidate: candidate.id,
         label: candidate.label,
-        value: figure.value,
+        value: median(clean),
         unit: 'IDs/s',
         higherIsBetter: true,
-        rme: m.rme,
-        samples: m.samples,
-        ratios: baselines.map((b) => ratioTo(b.label, figure, b.figure, true)),
+        rounds: clean,
+        ratios: [...ID_BASELINES, CEILING].flatMap((id) => ratioTo(id, values, isControl)),
         details: {
-          'ns/ID': m.mean * 1e6,
-          'p50 ns': m.p50 * 1e6,
-          'p99 ns': m.p99 * 1e6,
-          ...(ceiling ? { '% of ceiling': (100 * figure.value) / idsPerSecond(ceiling.m).value } : {}),
+          'ns/ID (CPU)': median(rounds.flatMap((r) => (r ? [r.cpuNsPerId] : []))),
+          'ns/ID (wall)': median(rounds.flatMap((r) => (r ? [r.wallNsPerId] : []))),
           ...(heap
             ? {
                 'heap B/survivor': heap.raw.retained / heap.raw.survivors,
@@ -89,12 +100,11 @@ export const idsSuite: Suite = {
         flags,
       }
     })
-    return {
-      rows,
-      notes: [
-        `Each sample times ${BATCH} consecutive IDs; ns/ID, p50 and p99 are per ID within those batches.`,
-        `Retained heap: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC; "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
-      ],
-    }
+    notes.push(
+      `${budget.idRounds} rounds; in each, every candidate runs in a fresh process (random order per round): ${budget.idSampling.warmupMs} ms CPU of warm-up that also sizes the batch to ≥ ${budget.idSampling.sampleMs} ms, then the median of ${budget.idSampling.samples} batches, in CPU time (user + system, so other processes' load stays out).`,
+      `Ratios: the median of per-round ratios (candidate ÷ baseline of the same round) with a 95 % bootstrap interval; "no difference" when the interval covers 1 or the distance from 1 is within the A/A control's noise floor${floor === undefined ? '' : ` (±${floor.toFixed(1)} % in this run)`}.`,
+      `Retained heap: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC; "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
+    )
+    return { rows, notes }
   },
 }

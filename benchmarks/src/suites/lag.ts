@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import type { PasswordHasher } from '@authlab/core'
-import { BENCH_PASSWORD, describeParams } from '../settings.js'
-import type { Budget, Row, Suite } from '../types.js'
+import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
+import type { Budget, Suite, SuiteRow } from '../types.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
 const TICK_MS = 1
@@ -62,7 +62,7 @@ export const lagSuite: Suite = {
     'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults.',
   async run(candidates, ctx) {
     ctx.progress.plan(candidates.hashers.length)
-    const rows: Row[] = []
+    const rows: SuiteRow[] = []
     const notes: string[] = []
     for (const candidate of candidates.hashers) {
       ctx.progress.step(candidate.label)
@@ -70,7 +70,6 @@ export const lagSuite: Suite = {
         const hasher = candidate.create()
         const lag = await measureLag(hasher, ctx.budget)
         rows.push({
-          suite: 'lag',
           group: 'event-loop delay while hashing',
           candidate: candidate.id,
           label: candidate.label,

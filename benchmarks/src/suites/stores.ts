@@ -7,17 +7,16 @@ import {
   STORES,
   type StoreReport,
 } from '@authlab/store-matrix'
-import { FULL } from '../budget.js'
-import type { Row, Suite } from '../types.js'
+import { FULL } from '../measure/budget.js'
+import type { Suite, SuiteRow } from '../types.js'
 
 const BASELINE_STORE = 'memory'
 
-/** Quick runs the same checks with 200 concurrent sessions per cell instead of issue 6's 1,000. */
+/** Quick runs the same checks with 200 concurrent sessions per cell instead of 1,000. */
 const SESSIONS_UNDER_LOAD = { quick: 200, full: 1000 } as const
 
-function compatibilityRows(report: StoreReport, labels: ReadonlyMap<string, string>): Row[] {
-  const cells: Row[] = report.cells.map(({ generator, framework, outcome }) => ({
-    suite: 'stores',
+function compatibilityRows(report: StoreReport, labels: ReadonlyMap<string, string>): SuiteRow[] {
+  const cells: SuiteRow[] = report.cells.map(({ generator, framework, outcome }) => ({
     group: `compatibility · ${report.label} · ${framework}`,
     candidate: generator,
     label: labels.get(generator) ?? generator,
@@ -28,8 +27,7 @@ function compatibilityRows(report: StoreReport, labels: ReadonlyMap<string, stri
     details: { result: cellText(outcome) },
     flags: outcome.ok ? [] : [`${outcome.step}: ${outcome.reason}`],
   }))
-  const lengths: Row[] = report.lengths.map(({ length, framework, outcome }) => ({
-    suite: 'stores',
+  const lengths: SuiteRow[] = report.lengths.map(({ length, framework, outcome }) => ({
     group: `ID length limits · ${report.label}`,
     candidate: `length-${length}·${framework}`,
     label: `${length} characters · ${framework}`,
@@ -43,7 +41,7 @@ function compatibilityRows(report: StoreReport, labels: ReadonlyMap<string, stri
   return [...cells, ...lengths]
 }
 
-function latencyRows(reports: readonly StoreReport[]): Row[] {
+function latencyRows(reports: readonly StoreReport[]): SuiteRow[] {
   const base = reports.find((r) => r.store === BASELINE_STORE)?.latency
   return reports.flatMap((report) => {
     const latency = report.latency
@@ -52,7 +50,6 @@ function latencyRows(reports: readonly StoreReport[]): Row[] {
       const value = op === 'set' ? latency.setMedianMs : latency.getMedianMs
       const baseValue = base && (op === 'set' ? base.setMedianMs : base.getMedianMs)
       return {
-        suite: 'stores',
         group: `store.${op} latency`,
         candidate: report.store,
         label: report.label,
@@ -60,9 +57,12 @@ function latencyRows(reports: readonly StoreReport[]): Row[] {
         unit: `ms/${op}`,
         higherIsBetter: false,
         samples: latency.samples,
-        // Median figures, no confidence interval: the ratio carries no rme.
-        ratios: baseValue ? [{ baseline: BASELINE_STORE, value: baseValue / value, rme: 0 }] : [],
-        details: { p95: op === 'set' ? latency.setP95Ms : latency.getP95Ms },
+        // One sampling run per store, no rounds: the memory store's figure is shown beside it, not as a ratio.
+        ratios: [],
+        details: {
+          p95: op === 'set' ? latency.setP95Ms : latency.getP95Ms,
+          ...(baseValue ? { [`${BASELINE_STORE} ms`]: baseValue } : {}),
+        },
         flags: report.store === BASELINE_STORE ? ['baseline'] : [],
       }
     })
@@ -73,7 +73,7 @@ export const storesSuite: Suite = {
   name: 'stores',
   onRequestOnly: true,
   description:
-    'The store-compatibility matrix (issue 6): every generator × real session store × express-session and @fastify/session, ID length limits, hostile cookies, and store.get/set latency per store.',
+    'The store-compatibility matrix: every generator × real session store × express-session and @fastify/session, ID length limits, hostile cookies, and store.get/set latency per store.',
   async run(candidates, ctx) {
     const full = ctx.budget === FULL
     const hashCandidate = candidates.hashers[0]
@@ -101,7 +101,7 @@ export const storesSuite: Suite = {
       )
     }
     const notes = [
-      `${sessionsUnderLoad} concurrent sessions per cell (issue 6 asks 1,000: use --full); logins verified with ${hashCandidate.id}.`,
+      `${sessionsUnderLoad} concurrent sessions per cell (--full runs 1,000); logins verified with ${hashCandidate.id}.`,
       ...reports.flatMap((r) => (r.status === 'ran' ? [] : [`${r.label} not run: ${r.message}`])),
       ...reports.flatMap((r) =>
         Object.entries(r.serverErrors).map(

@@ -16,8 +16,9 @@ export interface PooledBytesIdOptions {
 }
 
 /**
- * @fastify/session's default technique: one `randomBytes` call fills a pool for 128 IDs, and each ID
- * is the base64url encoding of its own 24-byte slice. `Buffer#toString(enc, start, end)` builds a new
+ * A variant of @fastify/session's default technique: one `randomBytes` call fills a pool for 128 IDs,
+ * and each ID is the base64url encoding of its own 24-byte slice, read in place (the framework copies
+ * each slice into a fresh buffer first). `Buffer#toString(enc, start, end)` builds a new
  * flat string, so a surviving ID does not pin the pool; each ID still pays one call into C++.
  * A fresh pool replaces the old one rather than being refilled in place, so bytes are never reused.
  */
@@ -40,7 +41,7 @@ export function createIdGenerator(options?: PooledBytesIdOptions): IdGenerator {
     info: {
       ...shape,
       name: '@authlab/id-pooled-bytes',
-      displayName: 'randomBytes pool (@fastify/session)',
+      displayName: 'randomBytes pool, sliced (variant)',
       wraps: `crypto.randomBytes(${poolBytes}) pool, toString('base64url', i, i + ${bytes})`,
       randomness: `OS-seeded CSPRNG (crypto.randomBytes), ${poolBytes}-byte pool`,
       poolBytes,

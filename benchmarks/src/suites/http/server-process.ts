@@ -1,6 +1,6 @@
 /**
  * Entry point of one server process for the http suite: the server runs in its own process so it can
- * be pinned to one core while autocannon runs on another (GUIDE.md §3 rule 4). The candidates are
+ * be pinned to one core while autocannon runs on another, so neither steals the other's CPU time. The candidates are
  * discovered here exactly as in the bench process, so a candidate is named by its id, never rebuilt.
  *
  * `server-process.js <spec>`: prints one JSON line `{ "url": … }` when listening; exits when its stdin
@@ -11,19 +11,17 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PasswordHasher } from '@authlab/core'
 import { createUserDirectory, FRAMEWORKS } from '@authlab/servers'
-import { assembleCandidates } from '../candidates.js'
-import { discoverPackages, loadPackages } from '../discovery.js'
-import { type MeasureOptions, measureAsync } from '../measure.js'
-import { BENCH_PASSWORD, COST_SETTINGS, instantiate } from '../settings.js'
-import type { IdCandidate } from '../types.js'
-import { BENCH_USER, type ServerSpec } from './spec.js'
+import { loadCandidates } from '../../discover/candidates.js'
+import { BENCH_PASSWORD, COST_SETTINGS, instantiate } from '../../discover/settings.js'
+import { type MeasureOptions, measureAsync } from '../../measure/measure.js'
+import type { IdCandidate } from '../../types.js'
+import { BENCH_USER, type ServerSpec } from './servers.js'
 
 async function resolveSpec(spec: ServerSpec): Promise<{ generator: IdCandidate; hasher: PasswordHasher }> {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+  // The repository root: this file is benchmarks/{src,dist}/suites/http/server-process.
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..')
   // Only the two packages this server runs: importing every strategy made each start cost seconds of CPU.
-  const wanted = new Set([spec.generator, spec.hasher])
-  const loaded = await loadPackages(discoverPackages(root).filter((pkg) => wanted.has(pkg.name)))
-  const { candidates } = assembleCandidates(loaded.flatMap((outcome) => (outcome.ok ? [outcome.pkg] : [])))
+  const { candidates } = await loadCandidates(root, { only: new Set([spec.generator, spec.hasher]) })
   const generator = candidates.ids.find((candidate) => candidate.id === spec.generator)
   const hashCandidate = candidates.hashers.find((candidate) => candidate.id === spec.hasher)
   if (!generator || !hashCandidate) throw new Error(`unknown candidate in ${JSON.stringify(spec)}`)

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs'
 import { InvalidOptionError } from '@authlab/core'
 import AjvModule from 'ajv'
 import type { Environment } from './env.js'
-import type { Row } from './types.js'
+import type { Row } from '../types.js'
 
-export const RESULTS_FORMAT = 'authlab-bench/1'
+/** Version 2: ratios carry their per-round values and a verdict; the run records its command line. */
+export const RESULTS_FORMAT = 'authlab-bench/2'
 
 export interface SuiteRecord {
   readonly name: string
@@ -13,10 +14,22 @@ export interface SuiteRecord {
   readonly rows: readonly Row[]
 }
 
+/** How the run was asked for: enough to repeat it. */
+export interface RunRecord {
+  readonly command: readonly string[]
+  readonly suites: readonly string[]
+  readonly filter: string | null
+  readonly candidateFiles: readonly string[]
+  readonly seed: number
+  /** The load average when the last suite finished (the environment holds the one at the start). */
+  readonly loadAverageAtEnd: readonly number[]
+}
+
 /** What `results/<date>-<commit>.json` holds: the environment and every figure of the run. */
 export interface ResultsFile {
   readonly format: typeof RESULTS_FORMAT
   readonly environment: Environment
+  readonly run: RunRecord
   readonly suites: readonly SuiteRecord[]
   readonly skipped: readonly { name: string; reason: string }[]
 }
@@ -28,7 +41,7 @@ const stringList = { type: 'array', items: string }
 /** JSON Schema (draft-07, Ajv's default) of a results file; `compare` refuses anything else. */
 export const RESULTS_SCHEMA = {
   type: 'object',
-  required: ['format', 'environment', 'suites', 'skipped'],
+  required: ['format', 'environment', 'run', 'suites', 'skipped'],
   additionalProperties: false,
   properties: {
     format: { const: RESULTS_FORMAT },
@@ -62,6 +75,19 @@ export const RESULTS_SCHEMA = {
         threadpool: string,
         mode: { enum: ['quick', 'full'] },
         packages: { type: 'object', additionalProperties: string },
+      },
+    },
+    run: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['command', 'suites', 'filter', 'candidateFiles', 'seed', 'loadAverageAtEnd'],
+      properties: {
+        command: stringList,
+        suites: stringList,
+        filter: { type: ['string', 'null'] },
+        candidateFiles: stringList,
+        seed: { type: 'integer' },
+        loadAverageAtEnd: { type: 'array', items: number },
       },
     },
     suites: {
@@ -101,13 +127,21 @@ export const RESULTS_SCHEMA = {
                 higherIsBetter: { type: 'boolean' },
                 rme: { type: 'number', minimum: 0 },
                 samples: { type: 'integer', minimum: 1 },
+                rounds: { type: 'array', items: number },
                 ratios: {
                   type: 'array',
                   items: {
                     type: 'object',
                     additionalProperties: false,
-                    required: ['baseline', 'value', 'rme'],
-                    properties: { baseline: string, value: number, rme: { type: 'number', minimum: 0 } },
+                    required: ['baseline', 'value', 'low', 'high', 'rounds', 'verdict'],
+                    properties: {
+                      baseline: string,
+                      value: number,
+                      low: number,
+                      high: number,
+                      rounds: { type: 'array', items: number },
+                      verdict: { enum: ['different', 'no difference', 'undecided'] },
+                    },
                   },
                 },
                 details: { type: 'object', additionalProperties: { type: ['number', 'string'] } },
@@ -147,6 +181,12 @@ export function readResults(file: string): ResultsFile {
     data = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
     throw new InvalidOptionError(`${file}: not a readable JSON file (${(error as Error).message})`)
+  }
+  const format = (data as { format?: unknown } | null)?.format
+  if (typeof format === 'string' && format.startsWith('authlab-bench/') && format !== RESULTS_FORMAT) {
+    throw new InvalidOptionError(
+      `${file}: written as ${format}, this is ${RESULTS_FORMAT}: it has no per-round ratios to compare; re-run the bench`,
+    )
   }
   const errors = schemaErrors(data)
   if (errors.length > 0) {

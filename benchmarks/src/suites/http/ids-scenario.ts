@@ -1,21 +1,27 @@
 import type { Framework } from '@authlab/servers'
-import { ID_CEILING as CEILING } from '../baselines.js'
-import type { IdCandidate, Row, SuiteContext } from '../types.js'
-import type { HttpBudget } from './budgets.js'
+import { HTTP_CEILING as CEILING } from '../../discover/baselines.js'
+import type { HttpBudget } from '../../measure/budget.js'
+import { MIN_ROUNDS, summarizeRatio } from '../../measure/rounds.js'
+import type { IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
 import { load } from './load.js'
-import type { ServerProcess } from './process.js'
-import { finite, roundFlags, spreadFields } from './round-rows.js'
-import { interleavedRounds, type MeanCi, meanCi, type RoundSample, summarizeRounds } from './rounds.js'
-import { type Placement, withServers } from './servers.js'
+import {
+  finite,
+  interleavedRounds,
+  type RoundSample,
+  roundFlags,
+  spreadFields,
+  summarizeRounds,
+} from './rounds.js'
+import { type Placement, type ServerProcess, withServers } from './servers.js'
 
-/** Issue 5's goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
+/** The goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
 const GOAL = 0.98
 
-/** Decided only when the whole 95 % interval of the mean per-round ratio lies on one side of the goal. */
-function verdict({ mean, halfWidth }: MeanCi): string {
-  if (!Number.isFinite(halfWidth)) return 'too few rounds'
-  if (mean - halfWidth >= GOAL) return 'yes'
-  if (mean + halfWidth < GOAL) return 'no'
+/** Decided only when the whole 95 % interval of the median per-round ratio lies on one side of the goal. */
+function verdict({ low, high, rounds }: Ratio): string {
+  if (rounds.length < MIN_ROUNDS) return `undecided (n = ${rounds.length})`
+  if (low >= GOAL) return 'yes'
+  if (high < GOAL) return 'no'
   return 'undecided at this precision'
 }
 
@@ -44,7 +50,7 @@ export async function idsInFramework(
   budget: HttpBudget,
   placement: Placement,
   ctx: SuiteContext,
-): Promise<Row[]> {
+): Promise<SuiteRow[]> {
   const samples = new Map<IdCandidate, RoundSample[]>(ids.map((c) => [c, []]))
   const ratios = new Map<IdCandidate, number[]>(ids.map((c) => [c, []]))
   for (const order of interleavedRounds(ids, budget.rounds)) {
@@ -67,9 +73,8 @@ export async function idsInFramework(
   }
   return ids.map((candidate) => {
     const summary = summarizeRounds(samples.get(candidate) ?? [])
-    const ratio = meanCi(ratios.get(candidate) ?? [])
+    const ratio = summarizeRatio(CEILING, ratios.get(candidate) ?? [])
     return {
-      suite: 'http',
       group: `ids-in-framework · ${framework}`,
       candidate: candidate.id,
       label: candidate.label,
@@ -77,12 +82,8 @@ export async function idsInFramework(
       unit: 'req/s',
       higherIsBetter: true,
       samples: summary.cleanRounds,
-      ratios: Number.isFinite(ratio.mean)
-        ? [{ baseline: CEILING, value: ratio.mean, rme: finite((100 * ratio.halfWidth) / ratio.mean) }]
-        : [],
+      ratios: [ratio],
       details: {
-        'ratio 95% CI low': finite(ratio.mean - ratio.halfWidth),
-        'ratio 95% CI high': finite(ratio.mean + ratio.halfWidth),
         [`≥ ${GOAL * 100} % of ceiling`]: candidate.id === CEILING ? 'is the ceiling' : verdict(ratio),
         ...spreadFields(summary),
       },

@@ -1,6 +1,5 @@
 import type { PasswordHasher } from '@authlab/core'
-import { algorithmFamily } from './baselines.js'
-import type { HashCandidate } from './types.js'
+import type { HashCandidate } from '../types.js'
 
 /**
  * Cost-equalised settings: every implementation of an algorithm runs the same parameters, so the
@@ -34,7 +33,7 @@ export const COST_SETTINGS: readonly CostSetting[] = [
 function runs(hasher: PasswordHasher, setting: CostSetting): boolean {
   const { info } = hasher
   return (
-    algorithmFamily(info.algorithm) === setting.family &&
+    info.algorithm === setting.family &&
     Object.entries(setting.options).every(([key, value]) => info.params[key] === value)
   )
 }

@@ -1,13 +1,19 @@
 import type { Framework } from '@authlab/servers'
-import { BENCH_PASSWORD, COST_SETTINGS, type CostSetting, instantiate } from '../settings.js'
-import type { HashCandidate, Row, SuiteContext } from '../types.js'
-import type { HttpBudget } from './budgets.js'
+import { BENCH_PASSWORD, COST_SETTINGS, type CostSetting, instantiate } from '../../discover/settings.js'
+import type { HttpBudget } from '../../measure/budget.js'
+import { limitFlags, summarizeRatio } from '../../measure/rounds.js'
+import { median } from '../../measure/stats.js'
+import type { HashCandidate, SuiteContext, SuiteRow } from '../../types.js'
 import { load, type ProbeResult, startProbe } from './load.js'
-import { timeVerifyInProcess } from './process.js'
-import { finite, roundFlags, spreadFields } from './round-rows.js'
-import { interleavedRounds, median, type RoundSample, summarizeRounds } from './rounds.js'
-import { type Placement, withServers } from './servers.js'
-import { BENCH_USER } from './spec.js'
+import {
+  finite,
+  interleavedRounds,
+  type RoundSample,
+  roundFlags,
+  spreadFields,
+  summarizeRounds,
+} from './rounds.js'
+import { BENCH_USER, type Placement, timeVerifyInProcess, withServers } from './servers.js'
 
 export interface LoginEntry {
   readonly candidate: HashCandidate
@@ -78,7 +84,7 @@ export async function loginScenario(
   budget: HttpBudget,
   placement: Placement,
   ctx: SuiteContext,
-): Promise<Row[]> {
+): Promise<SuiteRow[]> {
   const body = JSON.stringify({ username: BENCH_USER, password: BENCH_PASSWORD })
   const post = { path: '/login', method: 'POST', body, connections: 4 } as const
   const samples = new Map<LoginEntry, RoundSample[]>(entries.map((e) => [e, []]))
@@ -110,8 +116,14 @@ export async function loginScenario(
     const summary = summarizeRounds(samples.get(e) ?? [])
     const health = probes.get(e) ?? []
     const medianOf = (pick: (probe: ProbeResult) => number) => finite(median(health.map(pick)))
+    // The limit was timed once, before the rounds, without the health probe: each clean round's rate is
+    // divided by it. An off-main-thread hasher shares the pinned core with the event loop answering the
+    // probe, so it reads below 1 by the probe's share of the core (see the README).
+    const ratio = summarizeRatio(
+      'cores ÷ single-hash time (no probe)',
+      (samples.get(e) ?? []).flatMap((s) => (s.failures === 0 ? [s.value / limit.perSec] : [])),
+    )
     return {
-      suite: 'http',
       group: `login · ${framework} · ${e.setting.label}`,
       candidate: e.candidate.id,
       label: e.label,
@@ -119,13 +131,7 @@ export async function loginScenario(
       unit: 'logins/s',
       higherIsBetter: true,
       samples: summary.cleanRounds,
-      ratios: [
-        {
-          baseline: 'cores ÷ single-hash time',
-          value: finite(summary.median / limit.perSec),
-          rme: finite(summary.spreadPct / 2),
-        },
-      ],
+      ratios: [ratio],
       details: {
         'GET /health p99 ms': medianOf((probe) => probe.p99Ms),
         'GET /health max stall ms': medianOf((probe) => probe.maxStallMs),
@@ -135,7 +141,7 @@ export async function loginScenario(
         'logins per round': limit.logins,
         ...spreadFields(summary),
       },
-      flags: roundFlags(summary),
+      flags: [...roundFlags(summary), ...limitFlags(ratio)],
     }
   })
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { InvalidOptionError } from '@authlab/core'
-import type { LoadedPackage, StrategyPackage } from './types.js'
+import type { LoadedPackage, StrategyPackage } from '../types.js'
 
 const KINDS = new Set(['id', 'hash', 'stretch'])
 

@@ -1,6 +1,6 @@
 import { Bench } from 'tinybench'
 
-/** Per-operation statistics, in milliseconds; all statistics come from tinybench, none are hand-rolled. */
+/** Per-operation statistics of one sampling run, in milliseconds, as tinybench computes them. */
 export interface Measurement {
   readonly mean: number
   readonly p50: number
@@ -28,7 +28,7 @@ let sink: unknown
 
 /**
  * Stores a result where the JIT cannot prove it unused, so the work that produced it is not dropped
- * (the idea of mitata's `do_not_optimize`, GUIDE.md §3 rule 3).
+ * (the idea of mitata's `do_not_optimize`).
  */
 export function consume(value: unknown): void {
   sink = value

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { availableParallelism, cpus, loadavg, release, type } from 'node:os'
-import type { StrategyPackage } from './types.js'
+import type { StrategyPackage } from '../types.js'
 
-/** Everything a reader needs to interpret absolute figures (GUIDE.md §3 rule 5). */
+/** Everything a reader needs to interpret absolute figures. */
 export interface Environment {
   readonly date: string
   readonly commit: string
@@ -38,6 +38,11 @@ function git(root: string, args: string[]): string {
   }
 }
 
+/** The 1-, 5- and 15-minute load averages, rounded: on a shared machine every figure needs them beside it. */
+export function loadAverage(): number[] {
+  return loadavg().map((n) => Math.round(n * 100) / 100)
+}
+
 export function captureEnvironment(
   root: string,
   packages: readonly StrategyPackage[],
@@ -59,7 +64,7 @@ export function captureEnvironment(
     os: `${type()} ${release()}`,
     arch: process.arch,
     runtime: `node ${process.version}`,
-    loadAverage: loadavg().map((n) => Math.round(n * 100) / 100),
+    loadAverage: loadAverage(),
     threadpool: threadpoolNote(),
     mode,
     packages: Object.fromEntries(Object.entries(versions).sort(([a], [b]) => a.localeCompare(b))),

@@ -1,4 +1,4 @@
-import type { Progress } from './types.js'
+import type { Progress } from '../types.js'
 
 function seconds(ms: number): string {
   const s = Math.round(ms / 1000)

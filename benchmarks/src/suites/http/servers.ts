@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process'
-import { createInterface } from 'node:readline'
+import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { MeasureOptions } from '../measure.js'
-import type { ServerSpec } from './spec.js'
+import type { Framework } from '@authlab/servers'
+import { spawnJsonChild } from '../../measure/isolated.js'
+import type { MeasureOptions } from '../../measure/measure.js'
 
 const ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url))
 
@@ -40,24 +40,9 @@ export interface ServerProcess {
   stop(): Promise<void>
 }
 
-/** Spawns the server entry (on `cpu` when given and taskset exists) and waits for its first JSON line. */
-function spawnEntry(args: readonly string[], cpu: number | undefined) {
-  const nodeArgs = [ENTRY, ...args]
-  const [command, commandArgs] =
-    cpu === undefined
-      ? [process.execPath, nodeArgs]
-      : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]]
-  const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'inherit'] })
-  const firstLine = new Promise<unknown>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${ENTRY} ${args.join(' ')} exited with ${code}`)))
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)))
-  })
-  return { child, firstLine }
-}
-
 /** Starts a server process (on `cpu` when given and taskset exists) and waits for its URL. */
 export async function startServerProcess(spec: ServerSpec, cpu: number | undefined): Promise<ServerProcess> {
-  const { child, firstLine } = spawnEntry([JSON.stringify(spec)], cpu)
+  const { child, firstLine } = spawnJsonChild(ENTRY, [JSON.stringify(spec)], cpu)
   const { url } = (await firstLine) as { url: string }
   return {
     url,
@@ -79,7 +64,11 @@ export async function timeVerifyInProcess(
   cpu: number | undefined,
   options: MeasureOptions,
 ): Promise<number> {
-  const { firstLine } = spawnEntry([JSON.stringify(spec), '--time-verify', JSON.stringify(options)], cpu)
+  const { firstLine } = spawnJsonChild(
+    ENTRY,
+    [JSON.stringify(spec), '--time-verify', JSON.stringify(options)],
+    cpu,
+  )
   return ((await firstLine) as { singleMs: number }).singleMs
 }
 
@@ -96,4 +85,37 @@ export async function startServerProcesses(
     throw (failed as PromiseRejectedResult).reason
   }
   return started
+}
+
+/** What one server process runs: candidates named by id, rebuilt by the process's own discovery. */
+export interface ServerSpec {
+  readonly framework: Framework
+  /** An ids candidate id: a package name or a bench reference such as `ref:counter`. */
+  readonly generator: string
+  /** A hash candidate id and the cost setting (COST_SETTINGS label) it runs at; default: its defaults. */
+  readonly hasher: string
+  readonly setting?: string
+}
+
+/** The account every login server holds, with BENCH_PASSWORD. */
+export const BENCH_USER = 'bench'
+
+/** Starts one server per spec, runs `body` over them, and stops every server whatever happens. */
+export async function withServers<R>(
+  specs: readonly ServerSpec[],
+  cpu: number | undefined,
+  body: (servers: readonly ServerProcess[]) => Promise<R>,
+): Promise<R> {
+  const servers = await startServerProcesses(specs, cpu)
+  try {
+    return await body(servers)
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()))
+  }
+}
+
+/** Where the servers run: CPU 0 with taskset, the load generator on CPU 1; undefined = unpinned. */
+export interface Placement {
+  readonly serverCpu: number | undefined
+  readonly serverCores: number
 }

@@ -1,3 +1,4 @@
+import { median } from '../measure/stats.js'
 import type { ResultsFile } from './results.js'
 
 export interface RatioSpread {
@@ -7,6 +8,9 @@ export interface RatioSpread {
   readonly values: readonly (number | undefined)[]
   readonly min: number
   readonly max: number
+  readonly median: number
+  /** The farthest run from the median of the runs, in percent of it: how far one run can be trusted. */
+  readonly maxDeviationPct: number
 }
 
 /**
@@ -29,6 +33,8 @@ export function ratioSpread(files: readonly ResultsFile[]): RatioSpread[] {
   return [...keys].map(([key, baseline]) => {
     const values = perFile.map((map) => map.get(key))
     const present = values.filter((v): v is number => v !== undefined)
-    return { key, baseline, values, min: Math.min(...present), max: Math.max(...present) }
+    const [min, max, mid] = [Math.min(...present), Math.max(...present), median(present)]
+    const maxDeviationPct = (100 * Math.max(mid - min, max - mid)) / mid
+    return { key, baseline, values, min, max, median: mid, maxDeviationPct }
   })
 }

@@ -1,0 +1,157 @@
+import { basename, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
+import type {
+  CandidateSource,
+  Candidates,
+  HashCandidate,
+  IdCandidate,
+  LoadedPackage,
+  StrategyPackage,
+  StretchCandidate,
+} from '../types.js'
+import { isBaseline } from './baselines.js'
+import { discoverPackages, loadPackages } from './discovery.js'
+import { ID_REFERENCES } from './references.js'
+
+export interface Skipped {
+  readonly name: string
+  readonly reason: string
+}
+
+export interface Assembled {
+  readonly candidates: Candidates
+  /** Packages that could not be used, with the reason (recorded in the results, never silently dropped). */
+  readonly skipped: readonly Skipped[]
+}
+
+function labelOf(create: () => { info: { displayName: string } }, fallback: string): string {
+  try {
+    return create().info.displayName
+  } catch {
+    return fallback
+  }
+}
+
+/** A module's conventional factories (`createIdGenerator`, `createHasher`) as candidates. */
+function fromExports(
+  id: string,
+  exports: Readonly<Record<string, unknown>>,
+  source: CandidateSource,
+): { id?: IdCandidate; hasher?: HashCandidate } {
+  const idFactory = exports.createIdGenerator
+  const hashFactory = exports.createHasher
+  const found: { id?: IdCandidate; hasher?: HashCandidate } = {}
+  if (typeof idFactory === 'function') {
+    const create = () => (idFactory as (options?: unknown) => IdGenerator)()
+    found.id = { id, label: labelOf(create, id), create, source }
+  }
+  if (typeof hashFactory === 'function') {
+    const create = (options?: Record<string, unknown>) =>
+      (hashFactory as (o?: unknown) => PasswordHasher)(options)
+    found.hasher = { id, label: labelOf(create, id), create, source }
+  }
+  return found
+}
+
+/** Turns loaded packages into suite candidates by their conventional factory exports. */
+export function assembleCandidates(packages: readonly LoadedPackage[], root: string): Assembled {
+  const ids: IdCandidate[] = [...ID_REFERENCES]
+  const hashers: HashCandidate[] = []
+  const stretch: StretchCandidate[] = []
+  const skipped: Skipped[] = []
+  const source: CandidateSource = { kind: 'package', root }
+  for (const pkg of packages) {
+    if (pkg.kind === 'stretch') {
+      stretch.push({ id: pkg.name, label: pkg.name, exports: pkg.exports })
+      continue
+    }
+    const found = fromExports(pkg.name, pkg.exports, source)
+    const candidate = pkg.kind === 'id' ? found.id : found.hasher
+    const factory = pkg.kind === 'id' ? 'createIdGenerator' : 'createHasher'
+    if (!candidate) skipped.push({ name: pkg.name, reason: `kind "${pkg.kind}" but no ${factory} export` })
+    else if (pkg.kind === 'id') ids.push(candidate as IdCandidate)
+    else hashers.push(candidate as HashCandidate)
+  }
+  return { candidates: { ids, hashers, stretch }, skipped }
+}
+
+/**
+ * A user's module given with `--candidate ./file.mjs`: benchmarked like a package if it exports
+ * `createIdGenerator` and/or `createHasher`, keyed `file:<file name>`. Anything else is a usage error.
+ */
+export async function loadCandidateFile(
+  file: string,
+): Promise<{ ids: IdCandidate[]; hashers: HashCandidate[] }> {
+  const path = resolve(file)
+  let exports: Record<string, unknown>
+  try {
+    exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>
+  } catch (error) {
+    throw new InvalidOptionError(`--candidate ${file}: cannot be imported (${(error as Error).message})`)
+  }
+  const found = fromExports(`file:${basename(path)}`, exports, { kind: 'file', file: path })
+  if (!found.id && !found.hasher) {
+    throw new InvalidOptionError(`--candidate ${file}: exports neither createIdGenerator nor createHasher`)
+  }
+  return { ids: found.id ? [found.id] : [], hashers: found.hasher ? [found.hasher] : [] }
+}
+
+export interface Loaded extends Assembled {
+  readonly discovered: readonly StrategyPackage[]
+}
+
+/**
+ * Discovers the workspace's strategy packages (only those named in `only`, when given), imports them and
+ * any `--candidate` modules, and returns every candidate with the packages that could not be used.
+ */
+export async function loadCandidates(
+  root: string,
+  options: { readonly files?: readonly string[]; readonly only?: ReadonlySet<string> } = {},
+): Promise<Loaded> {
+  const only = options.only
+  const discovered = discoverPackages(root).filter((pkg) => !only || only.has(pkg.name))
+  const outcomes = await loadPackages(discovered)
+  const packages = outcomes.flatMap((o): LoadedPackage[] => (o.ok ? [o.pkg] : []))
+  const assembled = assembleCandidates(packages, root)
+  const extra = await Promise.all((options.files ?? []).map(loadCandidateFile))
+  const candidates: Candidates = {
+    ids: [...assembled.candidates.ids, ...extra.flatMap((e) => e.ids)],
+    hashers: [...assembled.candidates.hashers, ...extra.flatMap((e) => e.hashers)],
+    stretch: assembled.candidates.stretch,
+  }
+  const failed = outcomes.flatMap((o) => (o.ok ? [] : [{ name: o.name, reason: o.reason }]))
+  return { candidates, skipped: [...failed, ...assembled.skipped], discovered }
+}
+
+/**
+ * Keeps candidates whose key or label contains `filter` (case-insensitive), plus every baseline so
+ * the kept rows still have their same-run ratios. A filter that matches no candidate is a usage error.
+ */
+export function filterCandidates(candidates: Candidates, filter: string | undefined): Candidates {
+  if (filter === undefined) return candidates
+  const needle = filter.toLowerCase()
+  const hit = (c: { id: string; label: string }) =>
+    c.id.toLowerCase().includes(needle) || c.label.toLowerCase().includes(needle)
+  const all = [...candidates.ids, ...candidates.hashers, ...candidates.stretch]
+  if (!all.some(hit)) {
+    const names = all.map((c) => c.id).join(', ')
+    throw new InvalidOptionError(`--filter "${filter}" matches no candidate; candidates are: ${names}`)
+  }
+  const keep = <T extends { id: string; label: string }>(list: readonly T[]) =>
+    list.filter((c) => hit(c) || isBaseline(c.id))
+  return { ids: keep(candidates.ids), hashers: keep(candidates.hashers), stretch: keep(candidates.stretch) }
+}
+
+/** Rebuilds one ids candidate from its id and source, in a measuring child process. */
+export async function rebuildIdCandidate(id: string, source: CandidateSource): Promise<IdCandidate> {
+  const list =
+    source.kind === 'reference'
+      ? ID_REFERENCES
+      : source.kind === 'file'
+        ? (await loadCandidateFile(source.file)).ids
+        : (await loadCandidates(source.root, { only: new Set([id]) })).candidates.ids
+  const candidate = list.find((c) => c.id === id)
+  if (!candidate) throw new InvalidOptionError(`no ids candidate "${id}" in ${JSON.stringify(source)}`)
+  return candidate
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto'
+import { createRequire } from 'node:module'
+import { base64urlIdShape, defineIdGenerator, type IdGenerator } from '@authlab/core'
+import type { IdCandidate } from '../types.js'
+
+const HEX_AND_DASH = '0123456789abcdef-'
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+const COUNTER_LENGTH = 32
+const COUNTER_DIGITS = 11
+
+/** Node's own UUID v4 (RFC 9562 §5.4): the yardstick most readers know; Node caches its random bytes. */
+export function createRandomUuidReference(): IdGenerator {
+  return defineIdGenerator(
+    {
+      name: 'ref:randomUUID',
+      displayName: 'crypto.randomUUID() [ref]',
+      wraps: 'crypto.randomUUID()',
+      length: 36,
+      alphabet: HEX_AND_DASH,
+      entropyBits: 122,
+      randomness: 'OS-seeded CSPRNG, batched by Node',
+      poolBytes: 2048,
+      runsOn: 'main-thread',
+    },
+    () => randomUUID(),
+  )
+}
+
+/**
+ * INSECURE, bench-only: a unique counter padded to 32 characters, the length of the real generators.
+ * It is the http suite's ceiling: a constant or cycling ID would be unfairly cheap
+ * downstream because a session store keyed by it stays tiny. Never published, never a session ID.
+ */
+export function createCounterIdGenerator(): IdGenerator {
+  // A per-process random prefix keeps IDs unique across processes sharing one store in a bench.
+  const prefix = randomUUID()
+    .replaceAll('-', '')
+    .slice(0, COUNTER_LENGTH - COUNTER_DIGITS)
+  let counter = 0
+  return defineIdGenerator(
+    {
+      name: 'ref:counter',
+      displayName: 'unique counter (INSECURE, http ceiling)',
+      wraps: 'prefix + counter.toString(36), bench-only',
+      length: COUNTER_LENGTH,
+      alphabet: BASE36,
+      entropyBits: 0,
+      randomness: 'none: a counter',
+      poolBytes: 0,
+      runsOn: 'main-thread',
+    },
+    () => prefix + (counter++).toString(36).padStart(COUNTER_DIGITS, '0'),
+  )
+}
+
+/**
+ * INSECURE, no randomness: the cheapest new flat 32-character string the engine makes, one
+ * `String.fromCharCode` of 32 literal codes per call ("0…9a…v"). Every generator must at least produce
+ * such a string, so it is the ids suite's ceiling: a real generator's "% of ceiling" cannot exceed 100.
+ */
+export function createFlatStringFloor(): IdGenerator {
+  return defineIdGenerator(
+    {
+      name: 'ref:flat-string',
+      displayName: 'flat 32-char string (INSECURE ceiling, no randomness)',
+      wraps: 'String.fromCharCode(32 literal codes), bench-only',
+      length: COUNTER_LENGTH,
+      alphabet: BASE36,
+      entropyBits: 0,
+      randomness: 'none: a constant',
+      poolBytes: 0,
+      runsOn: 'main-thread',
+    },
+    // Literal arguments (no spread, no array): the call and the new string are all that is paid for.
+    // biome-ignore format: 32 literal codes read better on one line than on 32
+    () => String.fromCharCode(48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118),
+  )
+}
+
+/** The session frameworks as the http servers install them: their defaults are loaded from there, not retyped. */
+const fromServers = createRequire(import.meta.resolve('@authlab/servers'))
+
+/** express-session's default `genid` is `uid(24)` with uid-safe's `sync` (index.js `generateSessionId`). */
+export function createExpressSessionDefault(): IdGenerator {
+  const uidSafe = createRequire(fromServers.resolve('express-session'))('uid-safe') as {
+    sync(bytes: number): string
+  }
+  return defineIdGenerator(
+    {
+      name: 'ref:express-session',
+      displayName: "express-session's default genid [ref]",
+      wraps: "express-session's own uid-safe, sync(24)",
+      ...base64urlIdShape(24),
+      randomness: 'OS-seeded CSPRNG (crypto.randomBytes), one call per ID',
+      poolBytes: 0,
+    },
+    () => uidSafe.sync(24),
+  )
+}
+
+/** @fastify/session's default `idGenerator`: its own lib/idGenerator.js, base64url variant. */
+export function createFastifySessionDefault(): IdGenerator {
+  const factory = fromServers('@fastify/session/lib/idGenerator.js') as (base64url?: boolean) => () => string
+  const generate = factory(true)
+  return defineIdGenerator(
+    {
+      name: 'ref:fastify-session',
+      displayName: "@fastify/session's default idGenerator [ref]",
+      wraps: "@fastify/session's lib/idGenerator.js",
+      ...base64urlIdShape(24),
+      randomness: 'OS-seeded CSPRNG (crypto.randomBytes), 3072-byte pool, one copy per ID',
+      poolBytes: 3072,
+    },
+    () => generate(),
+  )
+}
+
+const REFERENCE = { kind: 'reference' } as const
+
+export const ID_REFERENCES: readonly IdCandidate[] = [
+  {
+    id: 'ref:randomUUID',
+    label: 'crypto.randomUUID() [ref]',
+    create: createRandomUuidReference,
+    source: REFERENCE,
+  },
+  {
+    id: 'ref:flat-string',
+    label: 'flat 32-char string (INSECURE ceiling, no randomness)',
+    create: createFlatStringFloor,
+    source: REFERENCE,
+  },
+  {
+    id: 'ref:counter',
+    label: 'unique counter (INSECURE, http ceiling)',
+    create: createCounterIdGenerator,
+    source: REFERENCE,
+  },
+  {
+    id: 'ref:express-session',
+    label: "express-session's default genid [ref]",
+    create: createExpressSessionDefault,
+    source: REFERENCE,
+  },
+  {
+    id: 'ref:fastify-session',
+    label: "@fastify/session's default idGenerator [ref]",
+    create: createFastifySessionDefault,
+    source: REFERENCE,
+  },
+]

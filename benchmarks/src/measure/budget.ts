@@ -1,0 +1,46 @@
+import type { Budget } from '../types.js'
+
+/**
+ * Quick: every default suite in about 3 minutes on a 2-core box, with at least 5 rounds behind every
+ * ratio (fewer print as undecided). Full: publication runs, more and longer rounds.
+ */
+export const QUICK: Budget = {
+  idRounds: 6,
+  idSampling: { warmupMs: 60, sampleMs: 10, samples: 5 },
+  heapIds: 100_000,
+  hashRounds: 5,
+  hashRoundMs: 60,
+  allSettings: false,
+  lagTimeMs: 600,
+  lagMinHashes: 2,
+  concurrencyRounds: 5,
+  concurrencyCapMs: 600,
+  stretchRounds: 5,
+}
+
+export const FULL: Budget = {
+  idRounds: 20,
+  idSampling: { warmupMs: 300, sampleMs: 25, samples: 9 },
+  heapIds: 1_000_000,
+  hashRounds: 15,
+  hashRoundMs: 250,
+  allSettings: true,
+  lagTimeMs: 5_000,
+  lagMinHashes: 5,
+  concurrencyRounds: 10,
+  concurrencyCapMs: Number.POSITIVE_INFINITY,
+  stretchRounds: 10,
+}
+
+/**
+ * The http suite's budgets. Quick: both scenarios for both frameworks within about 4 minutes; full:
+ * publication length.
+ * Seconds are wall time per measured round; logins are counted, not timed (see the login scenario).
+ * Warm-up: a fresh express server was still speeding up after 1 s (6.3 k req/s in the second after a 3 s
+ * warm-up, 5.5 k after 1 s), so quick ratios carry that noise and full ones wait 3 s.
+ */
+export const HTTP_BUDGETS = {
+  quick: { rounds: 5, idsSec: 1, warmupSec: 0.5, loginRounds: 5, loginSec: 0.5, warmupLogins: 4 },
+  full: { rounds: 10, idsSec: 2, warmupSec: 3, loginRounds: 4, loginSec: 5, warmupLogins: 16 },
+} as const
+export type HttpBudget = (typeof HTTP_BUDGETS)[keyof typeof HTTP_BUDGETS]

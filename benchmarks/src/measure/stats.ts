@@ -1,0 +1,133 @@
+/**
+ * The statistics of rounds: a figure is repeated over independent rounds, and every interval or test
+ * here is taken across rounds (run-to-run variation), never across the samples of one round.
+ */
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+/** A small seeded PRNG (mulberry32): round orders and bootstrap resamples are reproducible from a seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Fisher–Yates shuffle with the given random source (Knuth, TAOCP vol. 2, §3.4.2, algorithm P). */
+export function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[out[i], out[j]] = [out[j] as T, out[i] as T]
+  }
+  return out
+}
+
+export interface Interval {
+  readonly low: number
+  readonly high: number
+}
+
+const BOOTSTRAP_RESAMPLES = 2000
+
+/**
+ * 95 % percentile-bootstrap interval of the median (Efron & Tibshirani, An Introduction to the Bootstrap,
+ * ch. 13). Seeded, so the same rounds always give the same interval. With 5 rounds it is the range of the
+ * rounds: the honest answer for so few.
+ */
+export function medianInterval(values: readonly number[], seed = 1): Interval {
+  if (values.length === 0) return { low: Number.NaN, high: Number.NaN }
+  if (values.length === 1) return { low: values[0] as number, high: values[0] as number }
+  const random = seededRandom(seed)
+  const medians = Array.from({ length: BOOTSTRAP_RESAMPLES }, () =>
+    median(Array.from(values, () => values[Math.floor(random() * values.length)] as number)),
+  ).sort((a, b) => a - b)
+  return {
+    low: medians[Math.floor(0.025 * BOOTSTRAP_RESAMPLES)] as number,
+    high: medians[Math.ceil(0.975 * BOOTSTRAP_RESAMPLES) - 1] as number,
+  }
+}
+
+/** Above this many orderings the normal approximation replaces the exact null distribution. */
+const EXACT_LIMIT = 2500
+
+/** Standard normal upper tail, Abramowitz & Stegun 26.2.17 (absolute error < 7.5e-8). */
+function normalUpperTail(z: number): number {
+  const t = 1 / (1 + 0.2316419 * Math.abs(z))
+  const density = Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI)
+  const poly =
+    t * (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))))
+  const upper = density * poly
+  return z >= 0 ? upper : 1 - upper
+}
+
+/** Number of orderings of m a's and n b's with each U = 0…mn (the Mann–Whitney null distribution). */
+function exactCounts(m: number, n: number): number[] {
+  // counts[i][j][u] built row by row: f(i, j, u) = f(i − 1, j, u − j) + f(i, j − 1, u).
+  let previous: number[][] = Array.from({ length: n + 1 }, () => [1])
+  for (let i = 1; i <= m; i++) {
+    const current: number[][] = [Array.from({ length: 1 }, () => 1)]
+    for (let j = 1; j <= n; j++) {
+      const size = i * j + 1
+      const row = new Array<number>(size).fill(0)
+      const left = current[j - 1] as number[]
+      const up = previous[j] as number[]
+      for (let u = 0; u < size; u++) row[u] = (left[u] ?? 0) + (u >= j ? (up[u - j] ?? 0) : 0)
+      current.push(row)
+    }
+    previous = current
+  }
+  return previous[n] as number[]
+}
+
+export interface RankTest {
+  /** Mann–Whitney U of the first sample: pairs (a, b) with a > b, ties counting ½. */
+  readonly u: number
+  /** Two-sided p-value: exact for small tie-free samples, normal approximation with tie correction otherwise. */
+  readonly p: number
+}
+
+/**
+ * Mann–Whitney U test (Mann & Whitney 1947), the rank test benchstat applies to per-run figures: it
+ * assumes no distribution, so a single wild round cannot make a difference "significant".
+ */
+export function mannWhitney(a: readonly number[], b: readonly number[]): RankTest {
+  const [m, n] = [a.length, b.length]
+  if (m === 0 || n === 0) return { u: Number.NaN, p: 1 }
+  let u = 0
+  for (const x of a) for (const y of b) u += x > y ? 1 : x === y ? 0.5 : 0
+  const all = [...a, ...b].sort((x, y) => x - y)
+  const tieGroups: number[] = []
+  for (let i = 0; i < all.length; ) {
+    let j = i
+    while (j < all.length && all[j] === all[i]) j++
+    if (j - i > 1) tieGroups.push(j - i)
+    i = j
+  }
+  const small = Math.min(u, m * n - u)
+  if (tieGroups.length === 0 && m * n <= EXACT_LIMIT) {
+    const counts = exactCounts(m, n)
+    const total = counts.reduce((s, c) => s + c, 0)
+    let tail = 0
+    for (let k = 0; k <= Math.floor(small); k++) tail += counts[k] ?? 0
+    return { u, p: Math.min(1, (2 * tail) / total) }
+  }
+  const N = m + n
+  const tieTerm = tieGroups.reduce((s, t) => s + (t ** 3 - t), 0) / (N * (N - 1))
+  const sigma = Math.sqrt(((m * n) / 12) * (N + 1 - tieTerm))
+  if (sigma === 0) return { u, p: 1 }
+  // Continuity correction of ½ toward the mean.
+  const z = (Math.abs(u - (m * n) / 2) - 0.5) / sigma
+  return { u, p: Math.min(1, 2 * normalUpperTail(Math.max(0, z))) }
+}

@@ -1,0 +1,75 @@
+import type { Comparison } from '../results/compare.js'
+import type { Environment } from '../results/env.js'
+import type { ResultsFile } from '../results/results.js'
+import { formatNumber } from './format.js'
+import { escapeCell } from './markdown.js'
+
+export type CompareFormat = 'text' | 'md' | 'json'
+
+/** One line per side: what was measured where, so a reader sees when two sides ran on different machines. */
+function sideLine(name: string, files: readonly ResultsFile[]): string {
+  const describe = (env: Environment, command: readonly string[]) =>
+    `${env.commit.slice(0, 7)}${env.dirty ? '+dirty' : ''} ${env.date.slice(0, 16)} ${env.mode} · ${env.cpu}, ${env.cores} cores · ${env.runtime} · load ${env.loadAverage.join('/')} · ${command.join(' ')}`
+  return `${name}: ${files.map((f) => describe(f.environment, f.run.command)).join(' | ')}`
+}
+
+const signed = (pct: number) => `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`
+
+function verdictText(c: Comparison['changes'][number]): string {
+  if (c.decision === 'undecided') return `undecided (n = ${c.roundsBefore} vs ${c.roundsAfter})`
+  return c.decision === 'regression' ? 'REGRESSION' : c.decision
+}
+
+/** The comparison as text (terminal), Markdown (a CI comment) or JSON (a machine). */
+export function renderComparison(
+  comparison: Comparison,
+  before: readonly ResultsFile[],
+  after: readonly ResultsFile[],
+  format: CompareFormat,
+): string {
+  const regressions = comparison.changes.filter((c) => c.decision === 'regression').length
+  const summary = `${comparison.changes.length} compared, ${regressions} regression(s)`
+  if (format === 'json') {
+    const environments = (files: readonly ResultsFile[]) =>
+      files.map((f) => ({ ...f.environment, run: f.run }))
+    return `${JSON.stringify({ before: environments(before), after: environments(after), ...comparison, regressions }, null, 2)}\n`
+  }
+  const sides = [sideLine('before', before), sideLine('after', after)]
+  const rows = comparison.changes.map((c) => ({
+    c,
+    cells: [
+      c.key,
+      `${formatNumber(c.before)} → ${formatNumber(c.after)} ${c.unit}`,
+      signed(c.deltaPct),
+      c.p.toFixed(3),
+      verdictText(c),
+    ],
+  }))
+  if (format === 'md') {
+    return [
+      ...sides.map((s) => `- ${escapeCell(s)}`),
+      '',
+      '| row | before → after | Δ | p | verdict |',
+      '| :-- | --: | --: | --: | :-- |',
+      ...rows.map(
+        ({ c, cells }) =>
+          `| ${cells.map((x, i) => (i === 4 && c.decision === 'regression' ? `**${x}**` : escapeCell(x))).join(' | ')} |`,
+      ),
+      ...comparison.onlyBefore.map((k) => `| ${escapeCell(k)} | only before | | | |`),
+      ...comparison.onlyAfter.map((k) => `| ${escapeCell(k)} | only after | | | |`),
+      '',
+      summary,
+      '',
+    ].join('\n')
+  }
+  return [
+    ...sides,
+    ...rows.map(
+      ({ cells: [key, values, delta, p, verdict] }) => `${key}: ${values} (${delta}, p=${p}) ${verdict}`,
+    ),
+    ...comparison.onlyBefore.map((k) => `${k}: only before`),
+    ...comparison.onlyAfter.map((k) => `${k}: only after`),
+    summary,
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,125 @@
+import { MIN_ROUNDS } from '../measure/rounds.js'
+import { mannWhitney, median } from '../measure/stats.js'
+import type { Figure, Row } from '../types.js'
+import type { ResultsFile } from './results.js'
+
+/** What is compared for one row: the per-round values of its first ratio (or of its absolute figure). */
+export interface Compared extends Figure {
+  readonly rounds: readonly number[]
+  readonly higherIsBetter: boolean
+  readonly unit: string
+}
+
+export type Decision = 'regression' | 'worse' | 'better' | 'no change' | 'undecided'
+
+export interface Change {
+  readonly key: string
+  readonly label: string
+  readonly unit: string
+  /** Median of each side's pooled rounds. */
+  readonly before: number
+  readonly after: number
+  readonly roundsBefore: number
+  readonly roundsAfter: number
+  /** (after − before) ÷ before, in percent. */
+  readonly deltaPct: number
+  /** Two-sided Mann–Whitney p-value over the pooled per-round values (1 when undecided). */
+  readonly p: number
+  readonly decision: Decision
+}
+
+export interface CompareOptions {
+  /** Smallest change, in percent, that counts as a regression (a smaller one is "no change"). */
+  readonly thresholdPct: number
+  /** Significance level of the rank test. */
+  readonly alpha: number
+  /** Compare raw values instead of ratios to the same-run baseline (same quiet machine only). */
+  readonly absolute: boolean
+}
+
+export interface Comparison {
+  readonly changes: readonly Change[]
+  /** Row keys present on only one side (new or removed candidates/groups). */
+  readonly onlyBefore: readonly string[]
+  readonly onlyAfter: readonly string[]
+}
+
+const keyOf = (r: Row) => `${r.suite} · ${r.group} · ${r.candidate} [${r.unit}]`
+
+/**
+ * By default a row is compared through the per-round ratios to the baseline of its own rounds: a slower
+ * or busier machine moves both sides of every ratio and cancels out, so CI runners of different speeds
+ * can be compared. `absolute` compares the per-round raw values.
+ */
+function figureOf(row: Row, absolute: boolean): Compared | undefined {
+  const ratio = row.ratios[0]
+  if (!absolute) {
+    if (!ratio) return undefined
+    return { value: ratio.value, rounds: ratio.rounds, higherIsBetter: true, unit: `× vs ${ratio.baseline}` }
+  }
+  return { value: row.value, rounds: row.rounds ?? [], higherIsBetter: row.higherIsBetter, unit: row.unit }
+}
+
+/**
+ * The decision for one row, as benchstat makes it: the per-round values of both sides (several results
+ * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha
+ * AND the medians differ by more than the threshold, so a tiny real change and a large noisy one both
+ * read "no change". Fewer than MIN_ROUNDS rounds on a side: undecided, never a regression.
+ */
+export function decide(
+  before: readonly number[],
+  after: readonly number[],
+  higherIsBetter: boolean,
+  options: Pick<CompareOptions, 'thresholdPct' | 'alpha'>,
+): { deltaPct: number; p: number; decision: Decision } {
+  const [a, b] = [median(before), median(after)]
+  const deltaPct = ((b - a) / a) * 100
+  if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS) return { deltaPct, p: 1, decision: 'undecided' }
+  const { p } = mannWhitney(before, after)
+  if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct) return { deltaPct, p, decision: 'no change' }
+  const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
+  return { deltaPct, p, decision: worse ? 'regression' : 'better' }
+}
+
+/** Compares the rows of one or more results files per side, pooling each row's rounds across a side's files. */
+export function compareResults(
+  before: readonly ResultsFile[],
+  after: readonly ResultsFile[],
+  options: CompareOptions,
+): Comparison {
+  const pool = (files: readonly ResultsFile[]) => {
+    const rows = new Map<string, { row: Row; rounds: number[]; unit: string }>()
+    for (const row of files.flatMap((f) => f.suites.flatMap((s) => s.rows))) {
+      const figure = figureOf(row, options.absolute)
+      if (!figure) continue
+      const key = keyOf(row)
+      const seen = rows.get(key)
+      // A ratio to a different baseline is a different figure: only the first file's is pooled.
+      if (seen && seen.unit !== figure.unit) continue
+      rows.set(key, { row, unit: figure.unit, rounds: [...(seen?.rounds ?? []), ...figure.rounds] })
+    }
+    return rows
+  }
+  const [a, b] = [pool(before), pool(after)]
+  const changes: Change[] = []
+  for (const [key, old] of a) {
+    const now = b.get(key)
+    if (!now || now.unit !== old.unit) continue
+    const higherIsBetter = options.absolute ? now.row.higherIsBetter : true
+    changes.push({
+      key,
+      label: now.row.label,
+      unit: now.unit,
+      before: median(old.rounds),
+      after: median(now.rounds),
+      roundsBefore: old.rounds.length,
+      roundsAfter: now.rounds.length,
+      ...decide(old.rounds, now.rounds, higherIsBetter, options),
+    })
+  }
+  return {
+    changes,
+    onlyBefore: [...a.keys()].filter((k) => !b.has(k)),
+    onlyAfter: [...b.keys()].filter((k) => !a.has(k)),
+  }
+}

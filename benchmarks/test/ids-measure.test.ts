@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest'
+import { idBatch, idSink, sampleIds } from '../src/suites/ids-measure.js'
+
+function countingGenerator() {
+  let calls = 0
+  return {
+    generate: () => {
+      calls++
+      return 'x'.repeat(32)
+    },
+    calls: () => calls,
+  }
+}
+
+describe('the ids harness', () => {
+  test('a batch makes exactly n IDs; the test-only slow knob makes 10 % more, uncounted', () => {
+    const plain = countingGenerator()
+    expect(idBatch(plain.generate, false)(1000)).toBe(32_000)
+    expect(plain.calls()).toBe(1000)
+    const slowed = countingGenerator()
+    idBatch(slowed.generate, true)(1000)
+    expect(slowed.calls()).toBe(1100)
+  })
+
+  test('sampling sizes the batch from the warm-up and reports per-ID times; the IDs reach the sink', () => {
+    const before = idSink()
+    const round = sampleIds(idBatch(countingGenerator().generate, false), {
+      warmupMs: 5,
+      sampleMs: 1,
+      samples: 3,
+    })
+    expect(round.batch).toBeGreaterThanOrEqual(256)
+    expect(round.cpuNsPerId).toBeGreaterThan(0)
+    expect(round.wallNsPerId).toBeGreaterThan(0)
+    expect(idSink()).toBeGreaterThan(before)
+  })
+})

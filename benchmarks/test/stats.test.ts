@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'vitest'
+import {
+  limitFlags,
+  noiseFloorPct,
+  perRoundRatios,
+  runRounds,
+  shuffledRounds,
+  summarizeRatio,
+  verdictOf,
+} from '../src/measure/rounds.js'
+import { mannWhitney, median, medianInterval, seededRandom } from '../src/measure/stats.js'
+
+describe('Mann–Whitney U', () => {
+  test('exact two-sided p-values match the tables: 3 vs 3 fully separated → 2/20, 5 vs 5 → 2/252', () => {
+    expect(mannWhitney([1, 2, 3], [4, 5, 6])).toEqual({ u: 0, p: 0.1 })
+    expect(mannWhitney([6, 7, 8, 9, 10], [1, 2, 3, 4, 5]).p).toBeCloseTo(2 / 252, 12)
+  })
+
+  test('U counts the pairs won by the first sample; one swap out of 9 pairs gives U = 1, p = 4/20', () => {
+    expect(mannWhitney([1, 2, 4], [3, 5, 6])).toEqual({ u: 1, p: 0.2 })
+  })
+
+  test('identical samples (all ties) are no evidence: p = 1', () => {
+    expect(mannWhitney([1, 1, 1, 1, 1], [1, 1, 1, 1, 1]).p).toBe(1)
+  })
+
+  test('large samples use the normal approximation and still separate a clear shift', () => {
+    const a = Array.from({ length: 60 }, (_, i) => i)
+    const b = Array.from({ length: 60 }, (_, i) => i + 40)
+    expect(mannWhitney(a, b).p).toBeLessThan(1e-6)
+    expect(
+      mannWhitney(
+        a,
+        a.map((x) => x + 0.5),
+      ).p,
+    ).toBeGreaterThan(0.5)
+  })
+})
+
+describe('medians and their intervals', () => {
+  test('median of odd and even counts', () => {
+    expect(median([3, 1, 2])).toBe(2)
+    expect(median([4, 1, 3, 2])).toBe(2.5)
+    expect(median([])).toBeNaN()
+  })
+
+  test('the bootstrap interval of 5 rounds is their range, and it is reproducible', () => {
+    expect(medianInterval([1.1, 0.9, 1.0, 1.05, 0.95])).toEqual({ low: 0.9, high: 1.1 })
+    const values = Array.from({ length: 15 }, (_, i) => 1 + i / 100)
+    expect(medianInterval(values)).toEqual(medianInterval(values))
+    const { low, high } = medianInterval(values)
+    expect(low).toBeGreaterThan(1)
+    expect(high).toBeLessThan(1.14)
+  })
+})
+
+describe('rounds', () => {
+  test('every round holds every candidate once, in an order drawn afresh from the seed', () => {
+    const rounds = shuffledRounds(['A', 'B', 'C', 'D'], 8, 42)
+    for (const round of rounds) expect([...round].sort()).toEqual(['A', 'B', 'C', 'D'])
+    expect(new Set(rounds.map((r) => r.join(''))).size).toBeGreaterThan(1)
+    expect(shuffledRounds(['A', 'B', 'C', 'D'], 8, 42)).toEqual(rounds)
+    expect(() => shuffledRounds(['A'], 0, 1)).toThrow(RangeError)
+  })
+
+  test('runRounds keeps results paired by round; a failed measurement leaves a gap, not a shift', async () => {
+    const failures: string[] = []
+    const results = await runRounds(
+      ['base', 'x'],
+      3,
+      7,
+      async (c, round) => {
+        if (c === 'x' && round === 1) throw new Error('boom')
+        return c === 'base' ? 10 + round : 20 + round
+      },
+      (c) => failures.push(c),
+    )
+    expect(results.get('base')).toEqual([10, 11, 12])
+    expect(results.get('x')).toEqual([20, undefined, 22])
+    expect(failures).toEqual(['x'])
+    expect(perRoundRatios(results.get('x') ?? [], results.get('base') ?? [], true)).toEqual([2, 22 / 12])
+    expect(perRoundRatios([50, 40], [100, 100], false)).toEqual([2, 2.5])
+  })
+
+  test('verdicts: too few rounds, an interval covering 1, a median inside the noise floor, a finding', () => {
+    expect(verdictOf(2, { low: 1.9, high: 2.1 }, 4)).toBe('undecided')
+    expect(verdictOf(1.03, { low: 0.99, high: 1.06 }, 7)).toBe('no difference')
+    expect(verdictOf(1.03, { low: 1.01, high: 1.05 }, 7, 4)).toBe('no difference')
+    expect(verdictOf(1.03, { low: 1.01, high: 1.05 }, 7, 2)).toBe('different')
+  })
+
+  test('the A/A control sets the noise floor; a ratio to a limit wholly above 1 is a measurement error', () => {
+    const control = summarizeRatio('x', [0.97, 1.0, 1.02, 0.99, 1.01])
+    expect(control.verdict).toBe('no difference')
+    expect(noiseFloorPct(control)).toBeCloseTo(3, 9)
+    expect(limitFlags(summarizeRatio('limit', [1.1, 1.2, 1.15, 1.12, 1.18]))).toEqual([
+      'measurement error: above its limit (1.10–1.20)',
+    ])
+    expect(limitFlags(summarizeRatio('limit', [0.9, 1.05, 0.95, 1.0, 0.97]))).toEqual([])
+    expect(summarizeRatio('x', [])).toMatchObject({ verdict: 'undecided', rounds: [] })
+  })
+
+  test('the seeded source is deterministic and uniform enough to shuffle', () => {
+    const random = seededRandom(3)
+    const draws = Array.from({ length: 10_000 }, random)
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(0)
+    expect(Math.max(...draws)).toBeLessThan(1)
+    expect(draws.reduce((s, x) => s + x, 0) / draws.length).toBeCloseTo(0.5, 1)
+  })
+})
