@@ -11,6 +11,6 @@ const { worksInWorker: _, ...checks } = idChecks
 const options = resolveOptions({
   factory: (opts?: FastIdOptions) => withoutCodeGeneration(() => createIdGenerator(opts)),
 })
-for (const [name, check] of Object.entries(checks)) {
-  test(`@authlab/id-fast without code generation: ${name}`, () => check(options), 120_000)
+for (const check of Object.values(checks)) {
+  test(`@authlab/id-fast without code generation: ${check.title}`, () => check.run(options), 120_000)
 }

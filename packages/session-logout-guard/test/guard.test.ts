@@ -17,8 +17,8 @@ class SlowWriteStore extends session.MemoryStore {
   private held: (() => void)[] = []
   holding = false
   override set(id: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
-    if (!this.holding) return super.set(id, data, callback)
-    this.held.push(() => super.set(id, data, callback))
+    if (this.holding) this.held.push(() => super.set(id, data, callback))
+    else super.set(id, data, callback)
   }
   release(): void {
     for (const write of this.held.splice(0)) write()
