@@ -2,6 +2,9 @@ import { performance } from 'node:perf_hooks'
 import { InvalidOptionError, type PasswordHasher } from '@authlab/core'
 import { type Measurement, measureHasher } from './measure.js'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { Measurement } from './measure.js'
 export type CalibratedAlgorithm = 'argon2id' | 'bcrypt' | 'scrypt' | 'pbkdf2-sha256'
 type Params = Readonly<Record<string, number>>

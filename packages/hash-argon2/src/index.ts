@@ -1,6 +1,9 @@
 import { ARGON2ID, type Argon2idOptions, defineKdfHasher, type KdfHasher } from '@authlab/core'
 import { hashRaw } from '@node-rs/argon2'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { Argon2idOptions as Argon2Options }
 
 // `Algorithm.Argon2id` is an ambient const enum, which isolatedModules cannot inline; RFC 9106 §3.1: y = 2.

@@ -6,6 +6,9 @@ import {
 } from '@authlab/core'
 import bcrypt from 'bcrypt'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { BcryptOptions }
 
 /**

@@ -7,6 +7,9 @@ import {
 } from '@authlab/core'
 import bcryptjs from 'bcryptjs'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { BcryptOptions }
 
 // bcryptjs takes only strings and UTF-8-encodes them itself, so bytes go back to the string they came from.

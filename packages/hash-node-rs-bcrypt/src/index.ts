@@ -1,6 +1,9 @@
 import { type BcryptOptions, defineBcryptHasher, type PasswordHasher } from '@authlab/core'
 import { hash } from '@node-rs/bcrypt'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { BcryptOptions }
 
 /**

@@ -2,6 +2,9 @@ import { pbkdf2 } from 'node:crypto'
 import { promisify } from 'node:util'
 import { defineKdfHasher, type KdfHasher, PBKDF2_SHA256, type Pbkdf2Options } from '@authlab/core'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { Pbkdf2Options }
 
 const pbkdf2Async = promisify(pbkdf2)

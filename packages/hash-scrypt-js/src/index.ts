@@ -3,6 +3,9 @@ import { defineKdfHasher, type KdfHasher, SCRYPT, type ScryptOptions } from '@au
 // take the whole module object (the default import) and read `scrypt` from it.
 import scryptJs from 'scrypt-js'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { ScryptOptions as ScryptJsOptions }
 
 // Passing a progress callback makes scrypt-js yield to the event loop every 1000/r ROMix steps

@@ -1,6 +1,9 @@
 import { scrypt } from 'node:crypto'
 import { defineKdfHasher, type KdfHasher, type KdfParams, SCRYPT, type ScryptOptions } from '@authlab/core'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export type { ScryptOptions }
 
 /**

@@ -13,6 +13,9 @@ import {
 } from '@authlab/core'
 import { argon2id, bcrypt, scrypt } from 'hash-wasm'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export interface WasmArgon2Options extends Argon2idOptions {
   algorithm?: 'argon2id'
 }

@@ -24,6 +24,9 @@ import { parseOptions, type WorkerHasherOptions } from './options.js'
 import { WorkerPool } from './pool.js'
 import type { WorkerTask } from './protocol.js'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export { type ConcurrencyLimit, limitConcurrency } from './gate.js'
 export { maxThreads, type WorkerHasherOptions } from './options.js'
 

@@ -1,7 +1,7 @@
 import { InvalidHashError, InvalidOptionError, type Password, type PasswordHasher } from '@authlab/core'
 import { type HashFamily, identifyHash, UnsupportedHashError } from './formats.js'
 
-export { AuthlabError, InvalidHashError, isAuthlabError } from '@authlab/core'
+export * from '@authlab/core/errors'
 export { type HashFamily, identifyHash, UnsupportedHashError } from './formats.js'
 
 export interface PasswordContextOptions {

@@ -12,6 +12,9 @@ import {
 import { createHasher as createPbkdf2 } from '@authlab/hash-pbkdf2'
 import { createHasher as createScrypt } from '@authlab/hash-scrypt'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 /**
  * The constants of Mozilla's 2013 "onepw" client-side stretch (wiki.mozilla.org/Identity/
  * AttachedServices/KeyServerProtocol#stretch-KDF; fxa-auth-server's onepw protocol). They are part of

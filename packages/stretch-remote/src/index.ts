@@ -19,6 +19,9 @@ import {
 } from './retry.js'
 import { secretBytes, signedHeaders } from './signing.js'
 
+// Apps branch on these errors' codes; re-exported so a login route needs only this package.
+export * from '@authlab/core/errors'
+
 export { type BackoffOptions, createRetryBudget, type RetryBudgetOptions } from './retry.js'
 export { MIN_SECRET_BYTES, SIGNATURE_HEADERS, type SignedParts, secretBytes, signatureOf } from './signing.js'
 
