@@ -83,7 +83,7 @@ export function decodeBase64(
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     const value = code < 128 ? (table[code] as number) : -1
-    if (value < 0) throw new InvalidHashError(`${what}: character ${JSON.stringify(text[i])} is not base64`)
+    if (value < 0) throw new InvalidHashError(`${what}: the character at offset ${i} is not base64`)
     buffer = ((buffer << 6) | value) & 0xffffff
     bits += 6
     if (bits >= 8) {

@@ -1,5 +1,6 @@
 import type { AlgorithmProfile, Params } from './algorithms/profile.js'
 import { InvalidHashError } from './errors.js'
+import { wrongHashFamily } from './hash-family.js'
 import { formatPhc, parsePhc, phcDecimal } from './phc.js'
 
 /** A KDF's cost parameters. */
@@ -73,10 +74,10 @@ export function decodeKdfHash(profile: KdfProfile, encoded: string): DecodedKdfH
 }
 
 function decodePhcForm(profile: KdfProfile, encoded: string): DecodedKdfHash {
-  const phc = parsePhc(encoded)
-  if (phc.id !== profile.id) {
-    throw new InvalidHashError(`expected a $${profile.id}$ hash, got $${phc.id}$`)
+  if (typeof encoded === 'string' && !encoded.startsWith(`$${profile.id}$`)) {
+    throw wrongHashFamily(profile.id, encoded)
   }
+  const phc = parsePhc(encoded)
   if (phc.version !== profile.phc.version) {
     throw new InvalidHashError(`unsupported ${profile.id} version ${phc.version ?? '(none)'}`)
   }

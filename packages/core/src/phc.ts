@@ -48,8 +48,7 @@ export function parsePhc(encoded: string, bounds: PhcBounds = DEFAULT_PHC_BOUNDS
   if (!encoded.startsWith('$')) throw new InvalidHashError('encoded hash must start with "$"')
   const fields = encoded.slice(1).split('$')
   const id = fields.shift() as string
-  if (!ID.test(id))
-    throw new InvalidHashError(`invalid algorithm identifier ${JSON.stringify(id.slice(0, 40))}`)
+  if (!ID.test(id)) throw new InvalidHashError('invalid algorithm identifier (not 1-32 of [a-z0-9-])')
 
   let version: number | undefined
   if (fields[0]?.startsWith('v=')) version = phcDecimal((fields.shift() as string).slice(2), 'version')
@@ -61,7 +60,7 @@ export function parsePhc(encoded: string, bounds: PhcBounds = DEFAULT_PHC_BOUNDS
       throw new InvalidHashError(`more than ${bounds.maxParams} parameters`)
     for (const pair of pairs) {
       const match = PARAM.exec(pair)
-      if (!match) throw new InvalidHashError(`malformed parameter ${JSON.stringify(pair.slice(0, 40))}`)
+      if (!match) throw new InvalidHashError('malformed parameter (not name=value in the PHC alphabet)')
       const [, name, value] = match as unknown as [string, string, string]
       if (Object.hasOwn(params, name)) throw new InvalidHashError(`duplicate parameter "${name}"`)
       params[name] = value
@@ -91,8 +90,7 @@ function readB64(text: string, what: string, maxBytes: number): Uint8Array {
 /** A strict PHC decimal: "0" or digits without a leading zero, sign, exponent or whitespace. */
 export function phcDecimal(value: string | undefined, name: string): number {
   if (value === undefined) throw new InvalidHashError(`missing parameter "${name}"`)
-  if (!DECIMAL.test(value))
-    throw new InvalidHashError(`parameter "${name}" is not a decimal integer: ${value}`)
+  if (!DECIMAL.test(value)) throw new InvalidHashError(`parameter "${name}" is not a decimal integer`)
   return Number(value)
 }
 

@@ -1,8 +1,15 @@
-import { InvalidHashError, InvalidOptionError, type Password, type PasswordHasher } from '@authlab/core'
-import { type HashFamily, identifyHash, UnsupportedHashError } from './formats.js'
+import {
+  type HashFamily,
+  InvalidHashError,
+  InvalidOptionError,
+  type Password,
+  type PasswordHasher,
+} from '@authlab/core'
+import { identifyHash, UnsupportedHashError } from './formats.js'
 
+export type { HashFamily } from '@authlab/core'
 export * from '@authlab/core/errors'
-export { type HashFamily, identifyHash, UnsupportedHashError } from './formats.js'
+export { identifyHash, UnsupportedHashError } from './formats.js'
 
 export interface PasswordContextOptions {
   /** The hasher every new and upgraded hash is written with. */

@@ -1,5 +1,6 @@
 import { decodeBase64, encodeBase64 } from '../encoding.js'
 import { InvalidHashError, InvalidOptionError } from '../errors.js'
+import { guessHashFamily, wrongHashFamily } from '../hash-family.js'
 import { BCRYPT_PASSWORD_POLICY } from '../password.js'
 import type { AlgorithmProfile } from './profile.js'
 
@@ -44,8 +45,9 @@ export function parseBcryptHash(encoded: string): BcryptHash {
     throw new InvalidHashError(`encoded hash must be a string, got ${typeof encoded}`)
   const match = SHAPE.exec(encoded)
   if (!match) {
+    if (guessHashFamily(encoded).family !== 'bcrypt') throw wrongHashFamily('bcrypt', encoded)
     throw new InvalidHashError(
-      `not a bcrypt hash: expected "$2a$"/"$2b$"/"$2y$", a two-digit cost and 53 characters of bcrypt base64 (60 in all), got ${encoded.length} characters starting ${JSON.stringify(encoded.slice(0, 7))}`,
+      `malformed bcrypt hash: expected "$2a$"/"$2b$"/"$2y$", a two-digit cost and 53 characters of bcrypt base64 (60 in all), got ${encoded.length} characters`,
     )
   }
   const [, variant, costText, saltText, checksumText] = match as unknown as [
