@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { main as calibrateMain } from '@authlab/calibrate/cli'
 import { isAuthlabError } from '@authlab/core'
 import { installedVersion } from './discover/discovery.js'
 import { FULL, QUICK } from './measure/budget.js'
@@ -32,6 +33,8 @@ const USAGE = `Usage:
                 [--format text|md|json]
   authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
+  authlab-bench calibrate --target 250ms [--concurrency 8] [--max-memory 64MiB] [--filter argon2] [--json <file>]
+                (hasher parameters for this machine: @authlab/calibrate's command; --help for its options)
 
 Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (about 3 minutes).
 Every micro suite runs interleaved rounds; a ratio is the median of per-round ratios with a 95 % interval, printed
@@ -132,6 +135,8 @@ function spreadCommand(files: string[], io: Io): number {
 
 /** The CLI without process globals, so tests can call it: returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
+  // calibrate has options of its own, so it is handed its arguments before this parser sees them.
+  if (argv[0] === 'calibrate') return calibrateMain(argv.slice(1), io)
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],

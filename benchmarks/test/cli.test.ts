@@ -82,6 +82,41 @@ describe('CLI errors exit 2 with a clear message', () => {
   })
 })
 
+describe('calibrate is @authlab/calibrate’s command', () => {
+  test('its own options reach it; bad ones exit 2 with its usage', async () => {
+    expect(await cli(['calibrate', '--help'])).toMatchObject({
+      code: EXIT.ok,
+      stdout: expect.stringMatching(/^authlab-calibrate --target 250ms/),
+    })
+    for (const bad of [
+      [],
+      ['--target', 'soon'],
+      ['--target', '250ms', '--concurrency', '0'],
+      ['--tagret', '1s'],
+    ]) {
+      expect(await cli(['calibrate', ...bad])).toMatchObject({
+        code: EXIT.usage,
+        stderr: expect.stringMatching(/^authlab-calibrate: .*\n\nauthlab-calibrate --target/s),
+      })
+    }
+  })
+
+  test('calibrates a real hasher to a target on this machine', async () => {
+    const { code, stdout } = await cli([
+      'calibrate',
+      '--target',
+      '20ms',
+      '--filter',
+      'bcrypt',
+      '--samples',
+      '3',
+    ])
+    expect(code).toBe(EXIT.ok)
+    // bcrypt never goes below cost 10 (OWASP), so a 20 ms target is reported as missed with the reason.
+    expect(stdout).toMatch(/missed @authlab\/hash-bcrypt: createHasher\(\{ cost: 10 \}\)/)
+  }, 120_000)
+})
+
 describe('compare exit codes and formats (for CI)', () => {
   test('id-fast 10 % slower in every round exits 1 and names it, with both environments', async () => {
     const { code, stdout } = await cli([

@@ -18,15 +18,18 @@ const USAGE = `authlab-calibrate --target 250ms [--concurrency 8] [--max-memory 
 Measures each algorithm's hasher on this machine and prints parameters whose median hash time at the
 given concurrency is near the target, never below OWASP's minimums.`
 
+/** A command line that cannot be run as given: the usage is printed and the exit code is 2. */
+export class UsageError extends Error {}
+
 export function parseDuration(text: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(text.trim())
-  if (!match) throw new Error(`--target must look like 250ms or 0.25s, got ${text}`)
+  if (!match) throw new UsageError(`--target must look like 250ms or 0.25s, got ${text}`)
   return Number(match[1]) * (match[2] === 's' ? 1000 : 1)
 }
 
 export function parseBytes(text: string): number {
   const match = /^(\d+)\s*(B|KiB|MiB|GiB)?$/i.exec(text.trim())
-  if (!match) throw new Error(`--max-memory must look like 64MiB, got ${text}`)
+  if (!match) throw new UsageError(`--max-memory must look like 64MiB, got ${text}`)
   const units: Record<string, number> = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
   return Number(match[1]) * (units[(match[2] ?? 'B').toLowerCase()] ?? 1)
 }
@@ -43,9 +46,43 @@ async function loadFactory(name: string): Promise<{ algorithm: string; factory: 
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** Where the command writes; a caller embedding it (authlab-bench calibrate, a test) passes its own. */
+export interface CalibrateIo {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+}
+
+const PROCESS_IO: CalibrateIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+}
+
+function positiveInteger(text: string, name: string): number {
+  const value = Number(text)
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(`${name} must be a positive integer, got ${text}`)
+  return value
+}
+
+/** The command line as a function: returns the exit code (0 done, 2 usage). */
+export async function main(argv: readonly string[], io: CalibrateIo = PROCESS_IO): Promise<number> {
+  try {
+    return await run(argv, io)
+  } catch (error) {
+    if (
+      !(error instanceof UsageError) &&
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true
+    )
+      throw error
+    io.stderr(`authlab-calibrate: ${(error as Error).message}\n\n${USAGE}\n`)
+    return 2
+  }
+}
+
+async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
+  const print = (line: string) => io.stdout(`${line}\n`)
   const { values } = parseArgs({
-    args: argv,
+    args: [...argv],
     options: {
       target: { type: 'string' },
       concurrency: { type: 'string', default: '1' },
@@ -57,15 +94,19 @@ export async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean' },
     },
   })
-  if (values.help || !values.target) {
-    console.log(USAGE)
-    return values.help ? 0 : 2
+  if (values.help) {
+    print(USAGE)
+    return 0
   }
+  if (!values.target) throw new UsageError('--target is required')
   const targetMs = parseDuration(values.target)
+  const concurrency = positiveInteger(values.concurrency, '--concurrency')
+  const samples = positiveInteger(values.samples, '--samples')
+  const maxMemory = parseBytes(values['max-memory'])
   const names = values.package ?? Object.values(DEFAULT_PACKAGES)
   const results: Array<CalibrationResult & { package: string }> = []
   const skipped: Array<{ package: string; reason: string }> = []
-  console.log(
+  print(
     `target ${targetMs} ms at concurrency ${values.concurrency}, max memory ${values['max-memory']} per hash; ` +
       `${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load ${loadavg()[0]?.toFixed(2)}, ` +
       `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}`,
@@ -77,28 +118,28 @@ export async function main(argv: string[]): Promise<number> {
       continue
     }
     if (values.filter && !`${name} ${loaded.algorithm}`.includes(values.filter)) continue
-    process.stdout.write(`${name} (${loaded.algorithm}):`)
+    io.stdout(`${name} (${loaded.algorithm}):`)
     const result = await calibrate({
       algorithm: loaded.algorithm as CalibratedAlgorithm,
       factory: loaded.factory,
       targetMs,
-      concurrency: Number(values.concurrency),
-      maxMemory: parseBytes(values['max-memory']),
-      samples: Number(values.samples),
-      onMeasured: (m) => process.stdout.write(` ${JSON.stringify(m.params)} ${m.medianMs.toFixed(0)} ms;`),
+      concurrency,
+      maxMemory,
+      samples,
+      onMeasured: (m) => io.stdout(` ${JSON.stringify(m.params)} ${m.medianMs.toFixed(0)} ms;`),
     })
-    process.stdout.write('\n')
+    io.stdout('\n')
     results.push({ ...result, package: name })
   }
-  console.log('')
+  print('')
   for (const r of results) {
     const off = `${r.medianMs >= targetMs ? '+' : ''}${((r.medianMs / targetMs - 1) * 100).toFixed(0)} %`
-    console.log(
+    print(
       `${r.met ? 'met   ' : 'missed'} ${r.package}: ${r.snippet}  median ${r.medianMs.toFixed(0)} ms (${off}), p99 ${r.p99Ms.toFixed(0)} ms`,
     )
-    if (r.reason) console.log(`       ${r.reason}`)
+    if (r.reason) print(`       ${r.reason}`)
   }
-  for (const s of skipped) console.log(`skipped ${s.package}: ${s.reason}`)
+  for (const s of skipped) print(`skipped ${s.package}: ${s.reason}`)
   if (values.json) {
     const machine = {
       cores: availableParallelism(),
