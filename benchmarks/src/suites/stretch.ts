@@ -78,7 +78,7 @@ async function runStretch(
     if (remote) {
       const s = remote.setup.scrypt.stats()
       notes.push(
-        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF) and compared with [3]'s wall time in the same round; its ratio is judged by its own interval, the A/A floor being a CPU-time figure.`,
+        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF) and compared with [3]'s wall time in the same round; its ratio is judged by its own interval, the A/A floor being a CPU-time figure, and it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.`,
       )
     }
     notes.push(
