@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { main as calibrateMain } from '@authlab/calibrate/cli'
 import { isAuthlabError } from '@authlab/core'
+import { parseDurationMs } from '@authlab/stretch-helper'
 import { installedVersion } from './discover/discovery.js'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
@@ -13,6 +14,7 @@ import { readResults } from './results/results.js'
 import { ratioSpread } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
 import { SUITES } from './suites/index.js'
+import type { Suite } from './types.js'
 
 /** The benchmarks workspace directory (this file lives in src/ or dist/). */
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -28,7 +30,7 @@ export interface Io {
 
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
-                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>]
+                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--rtt <duration>]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
                 [--format text|md|json]
   authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)
@@ -41,6 +43,9 @@ Every micro suite runs interleaved rounds; a ratio is the median of per-round ra
 as "no difference" inside the A/A control's noise floor and as "undecided (n = k)" with fewer than 5 rounds.
 --filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).
 --candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable).
+--rtt         stretch suite: a simulated network round trip added to every call of row [2]'s remote scrypt
+              helper, e.g. 30ms (whole ms, at most 5s); the row is labelled "simulated RTT 30 ms". Default: none
+              (loopback, almost no network cost).
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
               npm run bench runs it, through turbo), at the repository root.
@@ -75,6 +80,23 @@ function seedOption(value: string | undefined): number {
   if (!Number.isSafeInteger(n) || n < 0)
     throw new UsageError(`--seed must be a non-negative integer, got "${value}"`)
   return n
+}
+
+/**
+ * The remote scrypt client gives one call 10 s, retries included: a round trip above 5 s would turn
+ * the row into timeouts. Whole ms, because the helper takes its delay as an integer setting.
+ */
+const MAX_RTT_MS = 5000
+
+/** `--rtt 30ms`: the simulated round trip of the stretch suite's row [2], in ms. */
+export function rttOption(value: string | undefined, suites: readonly Suite[]): number | undefined {
+  if (value === undefined) return undefined
+  const ms = parseDurationMs(value, '--rtt')
+  if (!Number.isInteger(ms) || ms > MAX_RTT_MS)
+    throw new UsageError(`--rtt must be a whole number of ms up to ${MAX_RTT_MS / 1000}s, got "${value}"`)
+  if (!suites.some((suite) => suite.name === 'stretch'))
+    throw new UsageError('--rtt applies to the stretch suite only (add it to --suite)')
+  return ms
 }
 
 /** The measuring tools as this package resolves them (the root node_modules may hold other versions). */
@@ -148,6 +170,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         out: { type: 'string' },
         candidate: { type: 'string', multiple: true },
         seed: { type: 'string' },
+        rtt: { type: 'string' },
         threshold: { type: 'string' },
         alpha: { type: 'string' },
         format: { type: 'string' },
@@ -178,6 +201,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       outDir: values.out === undefined ? resolve(PACKAGE_DIR, 'runs') : resolve(startDir, values.out),
       command: ['authlab-bench', ...argv],
       seed: seedOption(values.seed),
+      simulatedRttMs: rttOption(values.rtt, suites),
       toolVersions: toolVersions(),
       stdout: io.stdout,
       progress: (suite) => stderrProgress(suite, io.stderr),

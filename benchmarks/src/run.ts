@@ -24,6 +24,8 @@ export interface RunOptions {
   readonly command: readonly string[]
   /** Seeds the round orders; recorded, so a schedule can be replayed. */
   readonly seed: number
+  /** `--rtt` in ms, for the suites that call a remote service (recorded with the command line). */
+  readonly simulatedRttMs?: number
   /** Versions of the harness's own tools, recorded with the packages'. */
   readonly toolVersions: Readonly<Record<string, string>>
   readonly stdout: (text: string) => void
@@ -81,7 +83,13 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   const records: SuiteRecord[] = []
   for (const suite of options.suites) {
     const progress = options.progress(suite.name)
-    const ctx = { budget: options.budget, progress, cores, seed: options.seed }
+    const ctx = {
+      budget: options.budget,
+      progress,
+      cores,
+      seed: options.seed,
+      simulatedRttMs: options.simulatedRttMs,
+    }
     const started = performance.now()
     const { rows, notes } = await suite.run(candidates, ctx)
     progress.note(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -154,6 +154,8 @@ export interface SuiteContext {
   readonly cores: number
   /** Seeds the order of the rounds, so a run's schedule can be reproduced. */
   readonly seed: number
+  /** `--rtt`: a simulated network round trip (ms) for suites that call a remote service; absent = none. */
+  readonly simulatedRttMs?: number
 }
 
 /**

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { EXIT, main, startDirectory } from '../src/main.js'
+import { EXIT, main, rttOption, startDirectory } from '../src/main.js'
+import { stretchSuite } from '../src/suites/stretch.js'
 import type { Row } from '../src/types.js'
 import {
   roundsAround,
@@ -75,6 +77,37 @@ describe('CLI errors exit 2 with a clear message', () => {
       code: EXIT.usage,
       stderr: expect.stringMatching(/not a readable JSON file/),
     })
+  })
+
+  test('--rtt: a malformed, fractional, too long or inapplicable round trip exits 2 before anything runs', async () => {
+    const out = tempDir()
+    const usage = (message: RegExp) => ({ code: EXIT.usage, stderr: expect.stringMatching(message) })
+    expect(await cli(['--rtt', 'fast', '--suite', 'stretch', '--out', out])).toMatchObject(
+      usage(/--rtt must be a duration like 30ms or 20s, got "fast"/),
+    )
+    expect(await cli(['--rtt=-5ms', '--suite', 'stretch', '--out', out])).toMatchObject(
+      usage(/--rtt must be/),
+    )
+    expect(await cli(['--rtt', '30 parsecs', '--suite', 'stretch', '--out', out])).toMatchObject(
+      usage(/--rtt must be a duration/),
+    )
+    expect(await cli(['--rtt', '1.5ms', '--suite', 'stretch', '--out', out])).toMatchObject(
+      usage(/--rtt must be a whole number of ms up to 5s, got "1.5ms"/),
+    )
+    expect(await cli(['--rtt', '6s', '--suite', 'stretch', '--out', out])).toMatchObject(usage(/up to 5s/))
+    expect(await cli(['--rtt', '30ms', '--suite', 'ids', '--out', out])).toMatchObject(
+      usage(/--rtt applies to the stretch suite only/),
+    )
+    expect((await cli(['--rtt'])).code).toBe(EXIT.usage)
+    expect(readdirSync(out)).toEqual([])
+  })
+
+  test('--rtt accepts the spellings of the other duration options', () => {
+    expect(['30ms', '30', '0.03s', ' 30ms '].map((v) => rttOption(v, [stretchSuite]))).toEqual([
+      30, 30, 30, 30,
+    ])
+    expect(rttOption('0ms', [stretchSuite])).toBe(0)
+    expect(rttOption(undefined, [])).toBeUndefined()
   })
 
   test('--help prints usage and exits 0', async () => {

@@ -120,12 +120,17 @@ describe('hashing suites on synthetic hashers', () => {
     expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
   })
 
-  test('stretch: [1] PBKDF2 20k backends and the chain per scrypt backend', async () => {
+  test('stretch: [1] PBKDF2 20k backends, the chain per scrypt backend, and [2] in wall time', async () => {
+    // Row [2] starts the real helper process; this synthetic chain never calls its scrypt (the real
+    // chain's row [2] is in stretch.test.ts).
     const { rows } = await stretchSuite.run(candidates, ctx)
+    const wall = 'syn-stretch chain, wall time: [2] remote helper vs [3] local'
     expect(rows.map((r) => [r.group, r.label])).toEqual([
       ['[1] PBKDF2-SHA256 20,000 iterations', `${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic)`],
       ['syn-stretch chain (scrypt N=2^16 r=8 p=1)', `[3] scrypt: ${NATIVE_HASHERS.scrypt} (synthetic)`],
       ['[1] PBKDF2-SHA256 20,000 iterations', `${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic) [A/A control]`],
+      [wall, `[3] scrypt: ${NATIVE_HASHERS.scrypt} (synthetic)`],
+      [wall, '[2] scrypt: remote helper (loopback)'],
     ])
     expect(rows[2]?.ratios[0]?.baseline).toBe(`${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic)`)
   })

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { type CapacityResult, runCapacity } from './capacity.js'
+import { parseDurationMs } from './duration.js'
 
 const CLIENT_CPU = '1'
 const HELPER_CPU = 0
@@ -23,14 +24,6 @@ function pinSelf(): void {
     env: { ...process.env, AUTHLAB_CAPACITY_PINNED: CLIENT_CPU },
   })
   process.exit(again.status ?? 1)
-}
-
-/** "20s", "1500ms" or a bare number of ms. */
-function ms(value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback
-  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value)
-  if (!match) throw new Error(`not a duration: ${value} (use 30ms or 20s)`)
-  return Number(match[1]) * (match[2] === 's' ? 1000 : 1)
 }
 
 function environment() {
@@ -87,8 +80,8 @@ async function main(): Promise<void> {
   const env = environment()
   const result = await runCapacity({
     helperCpu: HELPER_CPU,
-    durationMs: ms(values.duration, 20_000),
-    rttMs: ms(values.rtt, 0),
+    durationMs: values.duration === undefined ? 20_000 : parseDurationMs(values.duration, '--duration'),
+    rttMs: values.rtt === undefined ? 0 : parseDurationMs(values.rtt, '--rtt'),
     onProgress: (message) => process.stderr.write(`${message}\n`),
   })
   const here = dirname(fileURLToPath(import.meta.url))

@@ -1,94 +1,48 @@
-import type { KeyDerivation, PasswordHasher } from '@authlab/core'
-import { NATIVE_HASHERS } from '../discover/baselines.js'
-import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
+import { startRemoteScrypt } from '@authlab/stretch-helper'
 import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
-import { timeRound } from '../measure/sample.js'
+import { type Timing, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
-import type { HashCandidate, Suite, SuiteRow } from '../types.js'
+import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
+import {
+  type Chain,
+  type Job,
+  localJobs,
+  message,
+  remoteJobs,
+  type StretcherFactory,
+  warmUp,
+} from './stretch-jobs.js'
+import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
 
-/** The parameters the onepw protocol fixes (KeyServerProtocol "stretch-KDF"): not ours to choose. */
-const PBKDF2_20K: CostSetting = {
-  label: 'PBKDF2-SHA256 20,000',
-  family: 'pbkdf2-sha256',
-  options: { iterations: 20_000 },
-  quick: true,
-}
-const ONEPW_SCRYPT: CostSetting = {
-  label: 'scrypt N=2^16',
-  family: 'scrypt',
-  options: { ln: 16, r: 8, p: 1 },
-  quick: true,
-}
-const EMAIL = 'bench@example.com'
-const MAIN_SALT = new Uint8Array(32).fill(0x5a)
-const KEY_BYTES = 32
+const RATIO_NOTE =
+  'ratio = native CPU time ÷ candidate CPU time per round, median with a 95 % bootstrap interval'
 
-type Stretcher = {
-  info: { displayName: string }
-  stretch(email: string, password: string, salt: Uint8Array): Promise<unknown>
-}
-type StretcherFactory = (options: { scrypt?: KeyDerivation }) => Stretcher
-
-const isKdf = (h: PasswordHasher): h is PasswordHasher & KeyDerivation =>
-  typeof (h as Partial<KeyDerivation>).derive === 'function'
-
-/** Every discovered hasher that can serve as a KDF with the given parameters (native, WASM, pure JS...). */
-function backends(hashers: readonly HashCandidate[], setting: CostSetting) {
-  return hashers.flatMap((candidate) => {
-    const kdf = instantiate(candidate, setting)
-    return kdf && isKdf(kdf) ? [{ candidate, kdf }] : []
-  })
-}
-
-interface Job {
-  readonly group: string
-  readonly id: string
-  readonly label: string
-  readonly native: boolean
-  readonly run: () => Promise<unknown>
-}
-
-export const stretchSuite: Suite = {
-  name: 'stretch',
-  description:
-    "Mozilla's 2013 onepw key-stretching table on this machine: [1] 20,000 PBKDF2-SHA256 iterations; [3] the whole chain with local native scrypt; [4] the chain with WASM and pure-JS scrypt. Interleaved rounds, CPU time, per-round ratios to the native implementation.",
-  async run(candidates, ctx) {
-    const pbkdf2 = backends(candidates.hashers, PBKDF2_20K)
-    const scrypt = backends(candidates.hashers, ONEPW_SCRYPT)
-    const chains = candidates.stretch.flatMap((s) =>
-      typeof s.exports.createStretcher === 'function'
-        ? [{ pkg: s, create: s.exports.createStretcher as StretcherFactory }]
-        : [],
-    )
-    const jobs: Job[] = []
-    const notes: string[] = []
-    for (const { candidate, kdf } of pbkdf2) {
-      jobs.push({
-        group: '[1] PBKDF2-SHA256 20,000 iterations',
-        id: candidate.id,
-        label: kdf.info.displayName,
-        native: candidate.id === NATIVE_HASHERS['pbkdf2-sha256'],
-        run: () => kdf.derive(BENCH_PASSWORD, EMAIL, KEY_BYTES),
-      })
+async function runStretch(
+  candidates: Candidates,
+  ctx: SuiteContext,
+  start: StartRemote,
+): Promise<SuiteResult> {
+  const notes: string[] = []
+  const chains: Chain[] = candidates.stretch.flatMap((s) =>
+    typeof s.exports.createStretcher === 'function'
+      ? [{ id: s.id, create: s.exports.createStretcher as StretcherFactory }]
+      : [],
+  )
+  const jobs = localJobs(candidates, chains, notes)
+  let remote: RemoteHelper | undefined
+  if (chains.length === 0) notes.push('No stretch package with a createStretcher export was discovered.')
+  else {
+    try {
+      remote = await openRemoteHelper(start, ctx.simulatedRttMs ?? 0, ctx.cores)
+    } catch (error) {
+      notes.push(`Row [2] not measured: the scrypt helper did not start (${message(error)}).`)
     }
-    for (const chain of chains) {
-      for (const { candidate, kdf } of scrypt) {
-        const native = candidate.id === NATIVE_HASHERS.scrypt
-        let stretcher: Stretcher
-        try {
-          stretcher = chain.create({ scrypt: kdf })
-        } catch (error) {
-          notes.push(`${chain.pkg.id} with ${candidate.id}: ${(error as Error).message}`)
-          continue
-        }
-        jobs.push({
-          group: `${chain.pkg.id} chain (scrypt N=2^16 r=8 p=1)`,
-          id: `${chain.pkg.id}+${candidate.id}`,
-          label: `${native ? '[3]' : '[4]'} scrypt: ${kdf.info.displayName}`,
-          native,
-          run: () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT),
-        })
-      }
+  }
+  // From here on the helper process exists: it is stopped whatever happens, a failed suite included.
+  try {
+    if (remote) {
+      notes.push(...remote.notes)
+      jobs.push(...remoteJobs(chains, jobs, remote, notes))
     }
     // The A/A control: the first native job again, as a separate job.
     const base = jobs.find((j) => j.native)
@@ -96,67 +50,135 @@ export const stretchSuite: Suite = {
       jobs.push({ ...base, id: `${base.id} (A/A)`, label: `${base.label} [A/A control]`, native: false })
     const rounds = ctx.budget.stretchRounds
     ctx.progress.plan(jobs.length * (rounds + 1))
-    const live: Job[] = []
-    for (const job of jobs) {
-      ctx.progress.step(`warm-up · ${job.label}`)
-      try {
-        await job.run()
-        live.push(job)
-      } catch (error) {
-        notes.push(`${job.id} failed: ${(error as Error).message}`)
-      }
-    }
+    const live = await warmUp(jobs, ctx, notes)
+    const before = remote?.setup.scrypt.stats()
     const measured = await runRounds(
       live,
       rounds,
       ctx.seed,
       (job, round) => {
         ctx.progress.step(`round ${round + 1} · ${job.label}`)
-        return timeRound(job.run, ctx.budget.hashRoundMs)
+        return timeRound(job.run, ctx.budget.hashRoundMs, job.wall ? 'wall' : 'cpu')
       },
-      (job, error) => notes.push(`${job.id}: a round failed (${(error as Error).message})`),
+      (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
     )
-    const cpuOf = (job: Job | undefined) => (job ? (measured.get(job) ?? []) : []).map((t) => t?.cpuMs)
+    const timings = (job: Job | undefined) => (job ? (measured.get(job) ?? []) : [])
     const control = live.find((j) => j.id.endsWith(' (A/A)'))
     const floor =
       control && base
-        ? noiseFloorPct(summarizeRatio('', perRoundRatios(cpuOf(control), cpuOf(base), false)))
+        ? noiseFloorPct(
+            summarizeRatio('', perRoundRatios(cpuOf(timings(control)), cpuOf(timings(base)), false)),
+          )
         : undefined
-    const rows: SuiteRow[] = live.map((job) => {
-      const nativeJob = job === control ? base : live.find((j) => j.group === job.group && j.native)
-      const cpu = cpuOf(job)
-      const clean = cpu.filter((v): v is number => v !== undefined)
-      const flags = job.native ? ['baseline'] : job === control ? ['A/A control'] : []
-      return {
-        group: job.group,
-        candidate: job.id,
-        label: job.label,
-        value: 1000 / median(clean),
-        unit: 'ops/CPU-s',
-        higherIsBetter: true,
-        rounds: clean.map((ms) => 1000 / ms),
-        ratios: nativeJob
-          ? [
-              // The control is judged by its own interval: against the floor it sets, it could never fail.
-              summarizeRatio(
-                nativeJob.label,
-                perRoundRatios(cpu, cpuOf(nativeJob), false),
-                job === control ? undefined : floor,
-              ),
-            ]
-          : [],
-        details: {
-          'CPU ms (median)': median(clean),
-          'wall ms (median)': median((measured.get(job) ?? []).flatMap((t) => (t ? [t.wallMs] : []))),
-        },
-        flags,
-      }
-    })
-    if (chains.length === 0) notes.push('No stretch package with a createStretcher export was discovered.')
+    const rows = live
+      .filter((job) => !job.wall)
+      .map((job) => cpuRow(job, live, control, base, timings, floor))
+    const retried = remote ? remote.setup.scrypt.stats().retries - (before?.retries ?? 0) : 0
+    for (const job of live.filter((j) => j.wall)) rows.push(...wallRows(job, timings, retried))
+    if (remote) {
+      const s = remote.setup.scrypt.stats()
+      notes.push(
+        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF) and compared with [3]'s wall time in the same round; its ratio is judged by its own interval, the A/A floor being a CPU-time figure, and it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.`,
+      )
+    }
     notes.push(
-      "Rows [1], [3], [4] follow the numbering of Mozilla's 2013 table (row [2], the remote scrypt helper, is not reproduced).",
-      `${rounds} rounds after one discarded run each, every job once per round in a fresh random order; ratio = native CPU time ÷ candidate CPU time per round, median with a 95 % bootstrap interval${floor === undefined ? '' : `; A/A noise floor ±${floor.toFixed(1)} %`}.`,
+      "Rows [1]–[4] follow the numbering of Mozilla's 2013 table: [1] PBKDF2 alone, [2] the chain with a remote scrypt helper, [3] with local native scrypt, [4] with scrypt compiled to WASM or JS.",
+      `${rounds} rounds after one discarded run each, every job once per round in a fresh random order; ${RATIO_NOTE}${floor === undefined ? '' : `; A/A noise floor ±${floor.toFixed(1)} %`}.`,
     )
     return { rows, notes }
-  },
+  } finally {
+    await remote?.close()
+  }
 }
+
+const cpuOf = (timings: readonly (Timing | undefined)[]) => timings.map((t) => t?.cpuMs)
+const wallOf = (timings: readonly (Timing | undefined)[]) => timings.map((t) => t?.wallMs)
+const clean = (values: readonly (number | undefined)[]) => values.filter((v): v is number => v !== undefined)
+
+type Timings = (job: Job | undefined) => readonly (Timing | undefined)[]
+
+/** Rows [1], [3], [4] and the A/A control: ops per CPU-second of this process, ratio to the native job. */
+function cpuRow(
+  job: Job,
+  live: readonly Job[],
+  control: Job | undefined,
+  base: Job | undefined,
+  timings: Timings,
+  floor: number | undefined,
+): SuiteRow {
+  const nativeJob = job === control ? base : live.find((j) => j.group === job.group && j.native)
+  const cpu = cpuOf(timings(job))
+  const ms = clean(cpu)
+  return {
+    group: job.group,
+    candidate: job.id,
+    label: job.label,
+    value: 1000 / median(ms),
+    unit: 'ops/CPU-s',
+    higherIsBetter: true,
+    rounds: ms.map((v) => 1000 / v),
+    ratios: nativeJob
+      ? [
+          // The control is judged by its own interval: against the floor it sets, it could never fail.
+          summarizeRatio(
+            nativeJob.label,
+            perRoundRatios(cpu, cpuOf(timings(nativeJob)), false),
+            job === control ? undefined : floor,
+          ),
+        ]
+      : [],
+    details: { 'CPU ms (median)': median(ms), 'wall ms (median)': median(clean(wallOf(timings(job)))) },
+    flags: job.native ? ['baseline'] : job === control ? ['A/A control'] : [],
+  }
+}
+
+/**
+ * Row [2] and, as its baseline, [3]'s wall time from the same rounds: stretches per wall-second, what
+ * the user waits for. The client's own CPU time is kept beside it: what a weak client is relieved of.
+ */
+function wallRows(job: Job, timings: Timings, retried: number): SuiteRow[] {
+  const row = (of: Job, ratios: SuiteRow['ratios'], flags: string[]): SuiteRow => {
+    const wall = clean(wallOf(timings(of)))
+    return {
+      group: job.group,
+      candidate: of.id,
+      label: of.label,
+      value: 1000 / median(wall),
+      unit: 'ops/s (wall)',
+      higherIsBetter: true,
+      rounds: wall.map((v) => 1000 / v),
+      ratios,
+      details: {
+        'wall ms (median)': median(wall),
+        'client CPU ms (median)': median(clean(cpuOf(timings(of)))),
+      },
+      flags,
+    }
+  }
+  const local = job.sameKeysAs
+  const retries =
+    retried > 0 ? [`noisy: ${retried} retried helper calls (their backoff is in the wall time)`] : []
+  if (!local) return [row(job, [], retries)]
+  const ratio = summarizeRatio(
+    local.label,
+    perRoundRatios(wallOf(timings(job)), wallOf(timings(local)), false),
+  )
+  return [row(local, [], ['baseline', 'same rounds as its CPU-time row']), row(job, [ratio], retries)]
+}
+
+export interface StretchSuiteOptions {
+  /** Starts row [2]'s helper process and client (default: the real helper); tests wrap it to watch it. */
+  readonly startRemote?: StartRemote
+}
+
+export function createStretchSuite(options: StretchSuiteOptions = {}): Suite {
+  const start = options.startRemote ?? startRemoteScrypt
+  return {
+    name: 'stretch',
+    description:
+      "Mozilla's 2013 onepw key-stretching table on this machine: [1] 20,000 PBKDF2-SHA256 iterations; [2] the whole chain with scrypt on a remote helper process (its own core; loopback or a simulated RTT); [3] the chain with local native scrypt; [4] the chain with WASM and pure-JS scrypt. Interleaved rounds; [1], [3], [4] in CPU time as per-round ratios to the native implementation, [2] in wall time as a per-round ratio to [3].",
+    run: (candidates, ctx) => runStretch(candidates, ctx, start),
+  }
+}
+
+export const stretchSuite: Suite = createStretchSuite()

@@ -1,0 +1,173 @@
+import type { KeyDerivation, PasswordHasher } from '@authlab/core'
+import { NATIVE_HASHERS } from '../discover/baselines.js'
+import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
+import type { Candidates, HashCandidate, SuiteContext } from '../types.js'
+import type { RemoteHelper } from './stretch-remote.js'
+
+/** The parameters the onepw protocol fixes (KeyServerProtocol "stretch-KDF"): not ours to choose. */
+const PBKDF2_20K: CostSetting = {
+  label: 'PBKDF2-SHA256 20,000',
+  family: 'pbkdf2-sha256',
+  options: { iterations: 20_000 },
+  quick: true,
+}
+const ONEPW_SCRYPT: CostSetting = {
+  label: 'scrypt N=2^16',
+  family: 'scrypt',
+  options: { ln: 16, r: 8, p: 1 },
+  quick: true,
+}
+const EMAIL = 'bench@example.com'
+const MAIN_SALT = new Uint8Array(32).fill(0x5a)
+const KEY_BYTES = 32
+
+type Stretcher = {
+  info: { displayName: string }
+  stretch(email: string, password: string, salt: Uint8Array): Promise<unknown>
+}
+export type StretcherFactory = (options: { scrypt?: KeyDerivation }) => Stretcher
+export interface Chain {
+  readonly id: string
+  readonly create: StretcherFactory
+}
+
+const isKdf = (h: PasswordHasher): h is PasswordHasher & KeyDerivation =>
+  typeof (h as Partial<KeyDerivation>).derive === 'function'
+
+/** Every discovered hasher that can serve as a KDF with the given parameters (native, WASM, pure JS...). */
+function backends(hashers: readonly HashCandidate[], setting: CostSetting) {
+  return hashers.flatMap((candidate) => {
+    const kdf = instantiate(candidate, setting)
+    return kdf && isKdf(kdf) ? [{ candidate, kdf }] : []
+  })
+}
+
+export interface Job {
+  readonly group: string
+  readonly id: string
+  readonly label: string
+  readonly native: boolean
+  readonly run: () => Promise<unknown>
+  /** Row [2]: its scrypt runs in another process, so its rounds and figure are wall time, not our CPU. */
+  readonly wall?: boolean
+  /** The chain's native job, whose keys this one must reproduce (checked once, after the warm-up). */
+  readonly sameKeysAs?: Job
+}
+
+const chainGroup = (chain: Chain) => `${chain.id} chain (scrypt N=2^16 r=8 p=1)`
+const wallGroup = (chain: Chain) => `${chain.id} chain, wall time: [2] remote helper vs [3] local`
+export const message = (error: unknown) => (error as Error).message
+
+/** A stretch's keys as comparable text: byte arrays (Buffer or Uint8Array alike) in hex, fields sorted. */
+export function keysOf(value: unknown): string {
+  if (ArrayBuffer.isView(value))
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${key}:${keysOf(record[key])}`)
+      .join(',')}}`
+  }
+  return String(value)
+}
+
+/** Rows [1], [3] and [4]: everything that runs in this process. */
+export function localJobs(candidates: Candidates, chains: readonly Chain[], notes: string[]): Job[] {
+  const jobs: Job[] = []
+  for (const { candidate, kdf } of backends(candidates.hashers, PBKDF2_20K)) {
+    jobs.push({
+      group: '[1] PBKDF2-SHA256 20,000 iterations',
+      id: candidate.id,
+      label: kdf.info.displayName,
+      native: candidate.id === NATIVE_HASHERS['pbkdf2-sha256'],
+      run: () => kdf.derive(BENCH_PASSWORD, EMAIL, KEY_BYTES),
+    })
+  }
+  const scrypt = backends(candidates.hashers, ONEPW_SCRYPT)
+  // The native backend first, so the others can name it as the keys they must reproduce.
+  scrypt.sort(
+    (a, b) =>
+      Number(b.candidate.id === NATIVE_HASHERS.scrypt) - Number(a.candidate.id === NATIVE_HASHERS.scrypt),
+  )
+  for (const chain of chains) {
+    let nativeJob: Job | undefined
+    for (const { candidate, kdf } of scrypt) {
+      const native = candidate.id === NATIVE_HASHERS.scrypt
+      let stretcher: Stretcher
+      try {
+        stretcher = chain.create({ scrypt: kdf })
+      } catch (error) {
+        notes.push(`${chain.id} with ${candidate.id}: ${message(error)}`)
+        continue
+      }
+      const job: Job = {
+        group: chainGroup(chain),
+        id: `${chain.id}+${candidate.id}`,
+        label: `${native ? '[3]' : '[4]'} scrypt: ${kdf.info.displayName}`,
+        native,
+        run: () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT),
+        ...(nativeJob ? { sameKeysAs: nativeJob } : {}),
+      }
+      if (native) nativeJob = job
+      jobs.push(job)
+    }
+  }
+  return jobs
+}
+
+/** Row [2] per chain: the same chain with the helper's scrypt, checked against the chain's native job. */
+export function remoteJobs(
+  chains: readonly Chain[],
+  local: readonly Job[],
+  remote: RemoteHelper,
+  notes: string[],
+) {
+  const suffix = remote.network === 'loopback' ? '' : ` (${remote.network})`
+  return chains.flatMap((chain): Job[] => {
+    let stretcher: Stretcher
+    try {
+      stretcher = chain.create({ scrypt: remote.setup.scrypt })
+    } catch (error) {
+      notes.push(`${chain.id} with the remote helper: ${message(error)}`)
+      return []
+    }
+    const nativeJob = local.find((j) => j.group === chainGroup(chain) && j.native)
+    return [
+      {
+        group: wallGroup(chain),
+        id: `${chain.id}+remote-helper${suffix}`,
+        label: `[2] scrypt: remote helper (${remote.network})`,
+        native: false,
+        wall: true,
+        run: () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT),
+        ...(nativeJob ? { sameKeysAs: nativeJob } : {}),
+      },
+    ]
+  })
+}
+
+/** One discarded run per job; a job that fails, or whose keys differ from its native job's, is dropped. */
+export async function warmUp(jobs: readonly Job[], ctx: SuiteContext, notes: string[]): Promise<Job[]> {
+  const keys = new Map<Job, string>()
+  for (const job of jobs) {
+    ctx.progress.step(`warm-up · ${job.label}`)
+    try {
+      keys.set(job, keysOf(await job.run()))
+    } catch (error) {
+      notes.push(`${job.id} failed: ${message(error)}`)
+    }
+  }
+  return jobs.filter((job) => {
+    const own = keys.get(job)
+    if (own === undefined) return false
+    if (!job.sameKeysAs) return true
+    const expected = keys.get(job.sameKeysAs)
+    if (expected === undefined) notes.push(`${job.id}: keys not checked (${job.sameKeysAs.id} failed).`)
+    else if (own !== expected) {
+      notes.push(`${job.id} dropped: its keys differ from ${job.sameKeysAs.label}'s.`)
+      return false
+    }
+    return true
+  })
+}

@@ -1,0 +1,91 @@
+import type { RemoteScryptSetup } from '@authlab/stretch-helper'
+import { median } from '../measure/stats.js'
+import { hasTaskset, pin, unpin } from './http/servers.js'
+
+/** Starts a helper process (on `cpu` when given) and a client connected to it. */
+export type StartRemote = (options: { cpu?: number; rttMs: number }) => Promise<RemoteScryptSetup>
+
+/** The helper's core, and the client's (this process) when the box has two. */
+const HELPER_CPU = 0
+const CLIENT_CPU = 1
+/** Loopback round trips timed to say what the network costs under row [2]. */
+const PROBES = 20
+
+/** How row [2] names its network in every output: the label carries it, so no reporter can drop it. */
+export function networkLabel(rttMs: number): string {
+  return rttMs > 0 ? `simulated RTT ${rttMs} ms` : 'loopback'
+}
+
+export interface RemoteHelper {
+  readonly setup: RemoteScryptSetup
+  /** `loopback` or `simulated RTT 30 ms`. */
+  readonly network: string
+  /** Where each side ran and what the network costs, for the suite's notes. */
+  readonly notes: readonly string[]
+  /** Closes the client, stops the helper (drained) and lets this process use every core again. */
+  close(): Promise<void>
+}
+
+/** Median ms of a GET /health round trip: what loopback adds to a call, without any scrypt work. */
+async function loopbackRoundTripMs(url: string): Promise<number> {
+  const health = new URL('/health', url)
+  const times: number[] = []
+  for (let i = 0; i < PROBES; i++) {
+    const started = performance.now()
+    const response = await fetch(health)
+    await response.arrayBuffer()
+    times.push(performance.now() - started)
+  }
+  return median(times)
+}
+
+/**
+ * Row [2]'s helper: its own process on CPU 0 and this process (the client, which also runs rows [1], [3]
+ * and [4]) on CPU 1, with taskset when the box has two cores, so the helper's scrypt never competes with
+ * the client's PBKDF2 for a core. Whether each pin happened is said in the notes.
+ *
+ * The simulated round trip is the helper's own `rttMs` setting: it holds every answer half the delay
+ * before queueing and half after the work, outside its scrypt slots, the way a network delays a request
+ * and its answer without occupying the server. The bench adds no delay of its own.
+ */
+export async function openRemoteHelper(
+  start: StartRemote,
+  rttMs: number,
+  cores: number,
+): Promise<RemoteHelper> {
+  const clientPinned = cores >= 2 && hasTaskset() && pin(CLIENT_CPU)
+  let setup: RemoteScryptSetup
+  try {
+    setup = await start({ ...(cores >= 2 ? { cpu: HELPER_CPU } : {}), rttMs })
+  } catch (error) {
+    if (clientPinned) unpin(cores)
+    throw error
+  }
+  const close = async () => {
+    try {
+      await setup.close()
+    } finally {
+      if (clientPinned) unpin(cores)
+    }
+  }
+  let probeMs: number
+  try {
+    probeMs = await loopbackRoundTripMs(setup.helper.url)
+  } catch (error) {
+    await close()
+    throw error
+  }
+  const network = networkLabel(rttMs)
+  const helperAt = setup.helper.pinned
+    ? `pinned to CPU ${HELPER_CPU} with taskset`
+    : 'not pinned (taskset unavailable or one core)'
+  const clientAt = clientPinned ? `pinned to CPU ${CLIENT_CPU}` : 'not pinned'
+  const probe = `a GET /health round trip to the helper took ${probeMs.toFixed(2)} ms (median of ${PROBES})`
+  const notes = [
+    `Row [2]: the chain with its scrypt step done by @authlab/stretch-helper in its own process, ${helperAt}; this process is the client, ${clientAt}, for the whole suite.`,
+    rttMs > 0
+      ? `Row [2] runs with a simulated RTT of ${rttMs} ms: the helper holds each answer ${rttMs / 2} ms before queueing and ${rttMs / 2} ms after the work, a fixed delay without a real network's jitter, loss or bandwidth limit. Beneath it, loopback (127.0.0.1) has almost no network cost: ${probe}.`
+      : `Row [2] runs over loopback (127.0.0.1), which has almost no network cost: ${probe}. A real network adds its round trip to every stretch (--rtt simulates one).`,
+  ]
+  return { setup, network, notes, close }
+}
