@@ -27,10 +27,7 @@ for (const outcome of loaded) {
   const create = factoryOf(pkg)
 
   describe(`${pkg.name} refuses options it would otherwise ignore`, () => {
-    // hash-worker still destructures its argument, so null is a TypeError there: recorded as an
-    // expected failure, which turns into a failing test (to delete this line) once it is typed.
-    const nullCheck = pkg.name === '@authlab/hash-worker' ? test.fails : test
-    nullCheck('null, an array or a string instead of options', () => {
+    test('null, an array or a string instead of options', () => {
       for (const options of [null, [], 'bytes']) expect(thrownBy(() => create(options)).code).toBe(INVALID)
     })
 
