@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -121,6 +121,17 @@ describe('installed from tarballs into a fresh project', () => {
       (m) => m[1],
     )
     expect(blocked).toEqual(['bcrypt'])
+    // Each README says what this means for its package: every one mentions install scripts, and one
+    // that depends on a blocked package names it.
+    const unstated = publishablePackages().flatMap((pkg) => {
+      const readme = readFileSync(join(pkg.dir, 'README.md'), 'utf8')
+      const names = blocked.filter((name) => name && Object.hasOwn(pkg.manifest.dependencies ?? {}, name))
+      if (!/install script/.test(readme)) return [`${pkg.manifest.name}: says nothing about install scripts`]
+      return names
+        .filter((name) => !readme.includes(`\`${name}\`'s`))
+        .map((n) => `${pkg.manifest.name}: does not name ${n}'s script`)
+    })
+    expect(unstated).toEqual([])
   })
 
   test('(e) an express app migrates bcrypt and passlib PBKDF2 users to argon2id on login', async () => {
