@@ -1,20 +1,7 @@
 import type { IdGenerator, PasswordHasher } from '@authlab/core'
 
-/** A strategy package found in the workspace by its `"authlab": { "kind" }` declaration. */
-export interface StrategyPackage {
-  readonly name: string
-  readonly version: string
-  readonly kind: 'id' | 'hash' | 'stretch'
-  /** Absolute directory of the package. */
-  readonly dir: string
-  /** Runtime dependencies with the versions actually installed (for the results' environment). */
-  readonly dependencies: Readonly<Record<string, string>>
-}
-
-/** A loaded strategy package: its metadata plus the module's named exports. */
-export interface LoadedPackage extends StrategyPackage {
-  readonly exports: Readonly<Record<string, unknown>>
-}
+// The workspace registry's types: one definition of what a discovered package is.
+export type { LoadedPackage, StrategyPackage } from '@authlab/workspace'
 
 /**
  * Where a candidate comes from, so a measuring child process can rebuild it by id: a bench reference,
@@ -39,6 +26,14 @@ export interface HashCandidate {
   readonly id: string
   readonly label: string
   readonly create: (options?: Record<string, unknown>) => PasswordHasher
+  /**
+   * The options that make it hash with `algorithm` at `params`, or undefined when it does not implement
+   * that algorithm: declared by the package (its algorithms), never guessed by trying.
+   */
+  readonly optionsFor: (
+    algorithm: string,
+    params: Readonly<Record<string, number>>,
+  ) => Record<string, unknown> | undefined
   readonly source: CandidateSource
 }
 

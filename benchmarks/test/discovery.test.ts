@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { discoverPackages, loadPackages } from '@authlab/workspace'
 import { describe, expect, test } from 'vitest'
 import {
   assembleCandidates,
@@ -8,7 +9,6 @@ import {
   loadCandidates,
   rebuildIdCandidate,
 } from '../src/discover/candidates.js'
-import { discoverPackages, loadPackages } from '../src/discover/discovery.js'
 import type { LoadedPackage } from '../src/types.js'
 import { addPackage, tempWorkspace } from './fixtures.js'
 
@@ -80,7 +80,15 @@ describe('--filter', () => {
       { id: '@authlab/id-fast', label: 'authlab fast', create, source },
       { id: '@authlab/id-nanoid', label: 'nanoid', create, source },
     ],
-    hashers: [{ id: '@authlab/hash-bcryptjs', label: 'bcrypt (pure JS)', create, source }],
+    hashers: [
+      {
+        id: '@authlab/hash-bcryptjs',
+        label: 'bcrypt (pure JS)',
+        create,
+        optionsFor: () => undefined,
+        source,
+      },
+    ],
     stretch: [],
   }
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import type { RemoteScryptSetup } from '@authlab/stretch-helper'
 import { startRemoteScrypt } from '@authlab/stretch-helper'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { NATIVE_HASHERS } from '../src/discover/baselines.js'
+import { nativeHashers } from '../src/discover/baselines.js'
 import { loadCandidates } from '../src/discover/candidates.js'
 import { renderMarkdown } from '../src/report/markdown.js'
 import { renderTerminal } from '../src/report/terminal.js'
@@ -19,7 +19,7 @@ const ONEPW = '@authlab/stretch-onepw'
 let real: Candidates
 
 beforeAll(async () => {
-  const names = [NATIVE_HASHERS.scrypt, NATIVE_HASHERS['pbkdf2-sha256'], ONEPW] as string[]
+  const names = [nativeHashers().scrypt, nativeHashers()['pbkdf2-sha256'], ONEPW] as string[]
   const { candidates } = await loadCandidates(ROOT, { only: new Set(names) })
   real = {
     ids: [],
@@ -59,7 +59,7 @@ function alive(pid: number): boolean {
   }
 }
 
-const scryptOnly = () => ({ ...real, hashers: real.hashers.filter((h) => h.id === NATIVE_HASHERS.scrypt) })
+const scryptOnly = () => ({ ...real, hashers: real.hashers.filter((h) => h.id === nativeHashers().scrypt) })
 
 describe('row [2]: the chain with scrypt on a real helper process', () => {
   test('measured beside [1] and [3], keys equal to local scrypt, helper stopped afterwards', async () => {

@@ -1,6 +1,6 @@
 import type { PasswordHasher, RunsOn } from '@authlab/core'
 import { describe, expect, test } from 'vitest'
-import { NATIVE_HASHERS } from '../src/discover/baselines.js'
+import { nativeHashers } from '../src/discover/baselines.js'
 import { concurrencyLevels, concurrencySuite, projectedRoundMs } from '../src/suites/concurrency.js'
 import { hashSuite } from '../src/suites/hash.js'
 import { lagSuite } from '../src/suites/lag.js'
@@ -33,13 +33,15 @@ function syntheticHasher(
       ...({ derive: async () => new Uint8Array(32) } as object),
     }
   }
-  return { id, label: `${id} (synthetic)`, create, source: { kind: 'reference' } }
+  const optionsFor = (family: string, params: Readonly<Record<string, number>>) =>
+    family === algorithm ? { ...params } : undefined
+  return { id, label: `${id} (synthetic)`, create, optionsFor, source: { kind: 'reference' } }
 }
 
-const native = syntheticHasher(NATIVE_HASHERS.bcrypt ?? '', 'bcrypt', 'threadpool', { cost: 10 })
+const native = syntheticHasher(nativeHashers().bcrypt ?? '', 'bcrypt', 'threadpool', { cost: 10 })
 const pureJs = syntheticHasher('syn-bcrypt-js', 'bcrypt', 'main-thread', { cost: 10 })
-const scrypt = syntheticHasher(NATIVE_HASHERS.scrypt ?? '', 'scrypt', 'threadpool', { ln: 17, r: 8, p: 1 })
-const pbkdf2 = syntheticHasher(NATIVE_HASHERS['pbkdf2-sha256'] ?? '', 'pbkdf2-sha256', 'threadpool', {
+const scrypt = syntheticHasher(nativeHashers().scrypt ?? '', 'scrypt', 'threadpool', { ln: 17, r: 8, p: 1 })
+const pbkdf2 = syntheticHasher(nativeHashers()['pbkdf2-sha256'] ?? '', 'pbkdf2-sha256', 'threadpool', {
   iterations: 600_000,
 })
 const candidates: Candidates = {
@@ -83,14 +85,14 @@ describe('hashing suites on synthetic hashers', () => {
       'PBKDF2-SHA256 600k · verify',
     ])
     const jsAtTen = rows.find((r) => r.group === 'bcrypt cost 10 · hash' && r.candidate === 'syn-bcrypt-js')
-    expect(jsAtTen?.ratios[0]?.baseline).toBe(`${NATIVE_HASHERS.bcrypt} (synthetic)`)
+    expect(jsAtTen?.ratios[0]?.baseline).toBe(`${nativeHashers().bcrypt} (synthetic)`)
     expect(jsAtTen?.flags).toContain('same measurement as defaults')
     expect(rows.find((r) => r.group === 'scrypt N=2^15 r=8 p=1 · hash')?.details.params).toBe(
       'scrypt ln=15 r=8 p=1',
     )
     // The A/A control: native bcrypt's defaults again, as its own row with its own rounds.
     const control = rows.find((r) => r.group === 'defaults · hash' && r.flags.includes('A/A control'))
-    expect(control).toMatchObject({ candidate: `${NATIVE_HASHERS.bcrypt} (A/A)`, unit: 'CPU ms/hash' })
+    expect(control).toMatchObject({ candidate: `${nativeHashers().bcrypt} (A/A)`, unit: 'CPU ms/hash' })
     expect(control?.rounds).toHaveLength(TINY.hashRounds)
     expect(control?.ratios[0]?.rounds).toHaveLength(TINY.hashRounds)
   })
@@ -126,12 +128,15 @@ describe('hashing suites on synthetic hashers', () => {
     const { rows } = await stretchSuite.run(candidates, ctx)
     const wall = 'syn-stretch chain, wall time: [2] remote helper vs [3] local'
     expect(rows.map((r) => [r.group, r.label])).toEqual([
-      ['[1] PBKDF2-SHA256 20,000 iterations', `${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic)`],
-      ['syn-stretch chain (scrypt N=2^16 r=8 p=1)', `[3] scrypt: ${NATIVE_HASHERS.scrypt} (synthetic)`],
-      ['[1] PBKDF2-SHA256 20,000 iterations', `${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic) [A/A control]`],
-      [wall, `[3] scrypt: ${NATIVE_HASHERS.scrypt} (synthetic)`],
+      ['[1] PBKDF2-SHA256 20,000 iterations', `${nativeHashers()['pbkdf2-sha256']} (synthetic)`],
+      ['syn-stretch chain (scrypt N=2^16 r=8 p=1)', `[3] scrypt: ${nativeHashers().scrypt} (synthetic)`],
+      [
+        '[1] PBKDF2-SHA256 20,000 iterations',
+        `${nativeHashers()['pbkdf2-sha256']} (synthetic) [A/A control]`,
+      ],
+      [wall, `[3] scrypt: ${nativeHashers().scrypt} (synthetic)`],
       [wall, '[2] scrypt: remote helper (loopback)'],
     ])
-    expect(rows[2]?.ratios[0]?.baseline).toBe(`${NATIVE_HASHERS['pbkdf2-sha256']} (synthetic)`)
+    expect(rows[2]?.ratios[0]?.baseline).toBe(`${nativeHashers()['pbkdf2-sha256']} (synthetic)`)
   })
 })

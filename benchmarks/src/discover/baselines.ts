@@ -1,3 +1,5 @@
+import { listAlgorithms } from '@authlab/core'
+
 /**
  * Which candidates others are divided by (ratios to a baseline measured in the same run cancel
  * the machine's speed and load). A policy choice, kept in one place; candidates themselves are discovered.
@@ -17,12 +19,14 @@ export const ID_CEILING = 'ref:flat-string'
  */
 export const HTTP_CEILING = 'ref:counter'
 
-/** The native implementation of each algorithm family, the yardstick for its other implementations. */
-export const NATIVE_HASHERS: Readonly<Record<string, string>> = {
-  bcrypt: '@authlab/hash-bcrypt',
-  argon2id: '@authlab/hash-argon2',
-  scrypt: '@authlab/hash-scrypt',
-  'pbkdf2-sha256': '@authlab/hash-pbkdf2',
+/**
+ * The native implementation of each algorithm family, the yardstick for its other implementations, as
+ * its profile names it. Read at call time: a package outside core registers its algorithm when loaded.
+ */
+export function nativeHashers(): Readonly<Record<string, string>> {
+  return Object.fromEntries(
+    listAlgorithms().flatMap((profile) => (profile.baseline ? [[profile.id, profile.baseline]] : [])),
+  )
 }
 
 /** Baselines and the ceiling survive `--filter`: the ratios of the kept candidates are taken to them. */
@@ -31,6 +35,6 @@ export function isBaseline(candidate: string): boolean {
     ID_BASELINES.includes(candidate) ||
     candidate === ID_CEILING ||
     candidate === HTTP_CEILING ||
-    Object.values(NATIVE_HASHERS).includes(candidate)
+    Object.values(nativeHashers()).includes(candidate)
   )
 }

@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
+import { discoverPackages, hashOptions, loadPackages } from '@authlab/workspace'
 import type {
   CandidateSource,
   Candidates,
@@ -11,7 +12,6 @@ import type {
   StretchCandidate,
 } from '../types.js'
 import { isBaseline } from './baselines.js'
-import { discoverPackages, loadPackages } from './discovery.js'
 import { ID_REFERENCES } from './references.js'
 
 export interface Skipped {
@@ -49,7 +49,9 @@ function fromExports(
   if (typeof hashFactory === 'function') {
     const create = (options?: Record<string, unknown>) =>
       (hashFactory as (o?: unknown) => PasswordHasher)(options)
-    found.hasher = { id, label: labelOf(create, id), create, source }
+    const optionsFor = (algorithm: string, params: Readonly<Record<string, number>>) =>
+      hashOptions({ name: id, exports }, algorithm, params)
+    found.hasher = { id, label: labelOf(create, id), create, optionsFor, source }
   }
   return found
 }

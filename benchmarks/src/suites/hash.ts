@@ -1,6 +1,6 @@
 import type { PasswordHasher } from '@authlab/core'
-import { NATIVE_HASHERS } from '../discover/baselines.js'
-import { BENCH_PASSWORD, COST_SETTINGS, describeParams, instantiate } from '../discover/settings.js'
+import { nativeHashers } from '../discover/baselines.js'
+import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
 import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
 import { type Timing, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
@@ -29,7 +29,7 @@ function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: str
       notes.push(`${candidate.id}: its defaults cannot be built (${(error as Error).message})`)
     }
   }
-  for (const setting of COST_SETTINGS.filter((s) => budget.allSettings || s.quick)) {
+  for (const setting of costSettings().filter((s) => budget.allSettings || s.quick)) {
     for (const candidate of hashers) {
       const hasher = instantiate(candidate, setting)
       if (hasher) entries.push({ group: setting.label, candidate, hasher })
@@ -51,7 +51,7 @@ export const hashSuite: Suite = {
     const nativeOf = (e: Entry) =>
       entries.find(
         (n) =>
-          n.group === e.group && !n.control && n.candidate.id === NATIVE_HASHERS[e.hasher.info.algorithm],
+          n.group === e.group && !n.control && n.candidate.id === nativeHashers()[e.hasher.info.algorithm],
       )
     // The A/A control: native bcrypt's defaults again, as its own entry. Not a memory-hard hasher: argon2id's
     // 19 MiB per call read 9–37 ms from round to round under load (page faults, memory bandwidth shared with

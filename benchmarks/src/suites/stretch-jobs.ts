@@ -1,5 +1,5 @@
 import type { KeyDerivation, PasswordHasher } from '@authlab/core'
-import { NATIVE_HASHERS } from '../discover/baselines.js'
+import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
 import type { Candidates, HashCandidate, SuiteContext } from '../types.js'
 import type { RemoteHelper } from './stretch-remote.js'
@@ -80,7 +80,7 @@ export function localJobs(candidates: Candidates, chains: readonly Chain[], note
       group: '[1] PBKDF2-SHA256 20,000 iterations',
       id: candidate.id,
       label: kdf.info.displayName,
-      native: candidate.id === NATIVE_HASHERS['pbkdf2-sha256'],
+      native: candidate.id === nativeHashers()['pbkdf2-sha256'],
       run: () => kdf.derive(BENCH_PASSWORD, EMAIL, KEY_BYTES),
     })
   }
@@ -88,12 +88,12 @@ export function localJobs(candidates: Candidates, chains: readonly Chain[], note
   // The native backend first, so the others can name it as the keys they must reproduce.
   scrypt.sort(
     (a, b) =>
-      Number(b.candidate.id === NATIVE_HASHERS.scrypt) - Number(a.candidate.id === NATIVE_HASHERS.scrypt),
+      Number(b.candidate.id === nativeHashers().scrypt) - Number(a.candidate.id === nativeHashers().scrypt),
   )
   for (const chain of chains) {
     let nativeJob: Job | undefined
     for (const { candidate, kdf } of scrypt) {
-      const native = candidate.id === NATIVE_HASHERS.scrypt
+      const native = candidate.id === nativeHashers().scrypt
       let stretcher: Stretcher
       try {
         stretcher = chain.create({ scrypt: kdf })

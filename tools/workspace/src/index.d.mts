@@ -58,9 +58,12 @@ export declare function discoverPackages(root: string): StrategyPackage[]
 export declare function esmEntry(pkg: { readonly dir: string }): string
 export declare function loadPackages(packages: readonly StrategyPackage[]): Promise<LoadOutcome[]>
 export declare function factoryOf(pkg: LoadedPackage): (options?: unknown) => unknown
-export declare function hashAlgorithms(pkg: LoadedPackage): readonly string[]
+/** Enough of a loaded module to read its hash conventions: a package, or a user's `--candidate` file. */
+export type HashModule = Pick<LoadedPackage, 'name' | 'exports'>
+
+export declare function hashAlgorithms(pkg: HashModule): readonly string[]
 export declare function hashOptions(
-  pkg: LoadedPackage,
+  pkg: HashModule,
   algorithm: string,
   params: Readonly<Record<string, number>>,
 ): Record<string, unknown> | undefined

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { InvalidOptionError } from '@authlab/core'
 
 /**
  * What each `"authlab": { "kind" }` means: the factory every package of that kind exports, and the
@@ -71,7 +72,8 @@ export function kindOf({ dir, manifest }) {
   const kind = manifest.authlab?.kind
   if (kind === undefined) return undefined
   if (!Object.hasOwn(KINDS, kind) || !manifest.name) {
-    throw new Error(
+    // A typed error: the bench reports it as a usage problem (exit 2) instead of crashing.
+    throw new InvalidOptionError(
       `${join(dir, 'package.json')}: "authlab.kind" must be one of ${Object.keys(KINDS).join(', ')} (got ${String(kind)})`,
     )
   }
@@ -167,13 +169,18 @@ export function factoryOf(pkg) {
 /**
  * The algorithms a loaded hash package implements, as it declares them: its `ALGORITHMS` export (then
  * chosen with the `algorithm` option), else the one its default hasher reports.
- * @param {import('./index.d.mts').LoadedPackage} pkg
+ * @param {import('./index.d.mts').HashModule} pkg
  * @returns {readonly string[]}
  */
 export function hashAlgorithms(pkg) {
   const declared = pkg.exports[KINDS.hash.algorithms]
   if (Array.isArray(declared)) return declared
-  const hasher = /** @type {{ info?: { algorithm?: unknown } } | undefined} */ (pkg.exports[KINDS.hash.ready])
+  // The ready-made hasher says what it implements; a module without one (a user's --candidate file)
+  // is asked through its factory's defaults.
+  const factory = pkg.exports[KINDS.hash.factory]
+  const hasher = /** @type {{ info?: { algorithm?: unknown } } | undefined} */ (
+    pkg.exports[KINDS.hash.ready] ?? (typeof factory === 'function' ? factory() : undefined)
+  )
   if (typeof hasher?.info?.algorithm !== 'string')
     throw new Error(`${pkg.name}: no ${KINDS.hash.ready} export with info.algorithm`)
   return [hasher.info.algorithm]
@@ -183,7 +190,7 @@ export function hashAlgorithms(pkg) {
  * The options that make a loaded hash package hash with `algorithm` at `params` (cost parameters keyed
  * as in `info.params`), or undefined when it does not implement that algorithm: no guessing by
  * try/catch, since every option is checked strictly.
- * @param {import('./index.d.mts').LoadedPackage} pkg @param {string} algorithm
+ * @param {import('./index.d.mts').HashModule} pkg @param {string} algorithm
  * @param {Readonly<Record<string, number>>} params
  * @returns {Record<string, unknown> | undefined}
  */

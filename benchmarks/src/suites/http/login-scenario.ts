@@ -1,5 +1,5 @@
 import type { Framework } from '@authlab/servers'
-import { BENCH_PASSWORD, COST_SETTINGS, type CostSetting, instantiate } from '../../discover/settings.js'
+import { BENCH_PASSWORD, type CostSetting, costSettings, instantiate } from '../../discover/settings.js'
 import type { HttpBudget } from '../../measure/budget.js'
 import { limitFlags, summarizeRatio } from '../../measure/rounds.js'
 import { median } from '../../measure/stats.js'
@@ -45,7 +45,7 @@ export async function loginEntries(
   placement: Placement,
 ): Promise<LoginEntry[]> {
   const entries: LoginEntry[] = []
-  for (const setting of COST_SETTINGS.filter((s) => full || s.quick)) {
+  for (const setting of costSettings().filter((s) => full || s.quick)) {
     for (const candidate of hashers) {
       const hasher = instantiate(candidate, setting)
       if (!hasher) continue

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import type { PasswordHasher } from '@authlab/core'
 import { createUserDirectory, FRAMEWORKS } from '@authlab/servers'
 import { loadCandidates } from '../../discover/candidates.js'
-import { BENCH_PASSWORD, COST_SETTINGS, instantiate } from '../../discover/settings.js'
+import { BENCH_PASSWORD, costSettings, instantiate } from '../../discover/settings.js'
 import { type MeasureOptions, measureAsync } from '../../measure/measure.js'
 import type { IdCandidate } from '../../types.js'
 import { BENCH_USER, type ServerSpec } from './servers.js'
@@ -25,7 +25,7 @@ async function resolveSpec(spec: ServerSpec): Promise<{ generator: IdCandidate; 
   const generator = candidates.ids.find((candidate) => candidate.id === spec.generator)
   const hashCandidate = candidates.hashers.find((candidate) => candidate.id === spec.hasher)
   if (!generator || !hashCandidate) throw new Error(`unknown candidate in ${JSON.stringify(spec)}`)
-  const setting = COST_SETTINGS.find((s) => s.label === spec.setting)
+  const setting = costSettings().find((s) => s.label === spec.setting)
   const hasher = setting ? instantiate(hashCandidate, setting) : hashCandidate.create()
   if (!hasher) throw new Error(`${spec.hasher} does not run ${spec.setting}`)
   return { generator, hasher }

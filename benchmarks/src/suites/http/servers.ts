@@ -92,7 +92,7 @@ export interface ServerSpec {
   readonly framework: Framework
   /** An ids candidate id: a package name or a bench reference such as `ref:counter`. */
   readonly generator: string
-  /** A hash candidate id and the cost setting (COST_SETTINGS label) it runs at; default: its defaults. */
+  /** A hash candidate id and the cost setting (a costSettings() label) it runs at; default: its defaults. */
   readonly hasher: string
   readonly setting?: string
 }
