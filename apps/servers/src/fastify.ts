@@ -19,7 +19,7 @@ declare module 'fastify' {
   }
 }
 
-/** The routes of issue 5 on Fastify 5 with @fastify/session; `GET /health` sits outside the session scope. */
+/** The shared login/session routes on Fastify 5 with @fastify/session; `GET /health` sits outside the session scope. */
 export async function createFastifyApp(
   options: SessionServerOptions,
   listenOptions: Omit<ListenOptions, 'host' | 'port'> = {},

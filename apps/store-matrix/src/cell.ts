@@ -6,13 +6,13 @@ import type { GeneratorUnderTest, StoreHarness } from './harness.js'
 export const LOGIN = { username: 'alice', password: 'correct horse battery staple' }
 
 export interface CellOptions {
-  /** Sessions created at once in the "nothing lost under load" check (issue 6: 1,000). */
+  /** Sessions created at once in the "nothing lost under load" check (1,000: enough concurrent writes to expose a store that drops some). */
   readonly sessionsUnderLoad: number
   /** Requests in flight per cell during that check. */
   readonly loadConcurrency: number
 }
 
-/** Every check of issue 6 for one generator × store × framework; the first failing step is the outcome. */
+/** Every matrix check for one generator × store × framework; the first failing step is the outcome. */
 export async function checkCell(
   harness: StoreHarness,
   generator: GeneratorUnderTest,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { BASE64URL_ALPHABET, defineIdGenerator, type IdGenerator } from '@authlab/core'
 
-/** The lengths issue 6 charts: nanoid's 21, the 24-byte default's 32, a UUID's 36, 32 bytes' 43, and past 128. */
+/** The lengths the matrix charts: nanoid's 21, the 24-byte default's 32, a UUID's 36, 32 bytes' 43, and past 128. */
 export const CHART_LENGTHS: readonly number[] = [21, 32, 36, 43, 64, 128, 129, 255]
 
 /**

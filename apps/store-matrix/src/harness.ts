@@ -53,7 +53,7 @@ export class GeneratorSwitch {
   }
 }
 
-/** A store's two namespaces with one server per framework on each (GUIDE.md §2: one store per middleware). */
+/** A store's two namespaces with one server per framework on each (one store instance per middleware: express-session binds a store to one middleware's events). */
 export interface StoreHarness {
   readonly backend: StoreBackend
   /** Long-lived sessions; both frameworks share it, so a cookie from one is read by the other. */

@@ -45,7 +45,7 @@ function signWithWrongKey(value: string): string {
   return encodeURIComponent(`s:${value}.${signature.replace(/=+$/, '')}`)
 }
 
-/** Tampered, overlong (64 KB), wrongly signed and `../`-style session cookies (issue 6, "hostile input"). */
+/** Tampered, overlong (64 KB), wrongly signed and `../`-style session cookies: hostile input a store must reject without harm. */
 export function hostileCookies(genuine: string): ReadonlyMap<string, string> {
   const [name, value = ''] = genuine.split('=')
   const decoded = decodeURIComponent(value)

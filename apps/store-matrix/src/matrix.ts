@@ -74,7 +74,7 @@ export function unreachableReport(backend: StoreBackend): StoreReport {
 const DEFAULT_FRAMEWORKS: readonly Framework[] = ['express', 'fastify']
 
 /**
- * Runs every check of issue 6 against one store: one server per framework and namespace, every
+ * Runs every matrix check against one store: one server per framework and namespace, every
  * generator × framework cell at once (the generator is chosen per request), then the length chart
  * and the hostile cookies. Failures are results, not exceptions: the caller decides what is expected.
  */

@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import type { Service } from './stores/backend.js'
 
-/** The start commands of GUIDE.md §2 (the ones .ci/run uses when a service is down). */
+/** The start commands of the local services (the ones .ci/run uses when a service is down). */
 export const REDIS: Service = {
   name: 'Redis',
   port: 6379,

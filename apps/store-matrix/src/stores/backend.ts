@@ -1,6 +1,6 @@
 import type { Store } from 'express-session'
 
-/** A server a store needs, and how GUIDE.md §2 / .ci/run start it when it is down. */
+/** A server a store needs, and how the tests and .ci/run start it when it is down. */
 export interface Service {
   readonly name: string
   readonly port: number
