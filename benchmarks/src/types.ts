@@ -1,4 +1,4 @@
-import type { IdGenerator, PasswordHasher } from '@authlab/core'
+import type { IdGenerator, KeyDerivation, PasswordHasher, Stretcher } from '@authlab/core'
 
 // The workspace registry's types: one definition of what a discovered package is.
 export type { LoadedPackage, StrategyPackage } from '@authlab/workspace'
@@ -37,11 +37,14 @@ export interface HashCandidate {
   readonly source: CandidateSource
 }
 
-/** A key-stretching package: its exports are interpreted by the stretch suite. */
+/**
+ * A key-stretching chain: `create` takes the chain's options, among them the `scrypt` step to use
+ * (local, compiled to JS or remote), which is how the stretch suite builds Mozilla's rows [2]–[4].
+ */
 export interface StretchCandidate {
   readonly id: string
   readonly label: string
-  readonly exports: Readonly<Record<string, unknown>>
+  readonly create: (options?: { readonly scrypt?: KeyDerivation }) => Stretcher
 }
 
 /** Everything the suites may run, after `--filter`; baselines are kept even when filtered out. */

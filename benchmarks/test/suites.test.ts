@@ -51,9 +51,10 @@ const candidates: Candidates = {
     {
       id: 'syn-stretch',
       label: 'syn-stretch',
-      exports: {
-        createStretcher: () => ({ info: { displayName: 'chain' }, stretch: async () => new Uint8Array(64) }),
-      },
+      create: () => ({
+        info: { ...native.create().info, name: 'syn-stretch', displayName: 'chain' },
+        stretch: async () => new Uint8Array(64),
+      }),
     },
   ],
 }

@@ -65,7 +65,10 @@ export function assembleCandidates(packages: readonly LoadedPackage[], root: str
   const source: CandidateSource = { kind: 'package', root }
   for (const pkg of packages) {
     if (pkg.kind === 'stretch') {
-      stretch.push({ id: pkg.name, label: pkg.name, exports: pkg.exports })
+      const factory = pkg.exports.createStretcher
+      if (typeof factory === 'function') {
+        stretch.push({ id: pkg.name, label: pkg.name, create: factory as StretchCandidate['create'] })
+      } else skipped.push({ name: pkg.name, reason: 'kind "stretch" but no createStretcher export' })
       continue
     }
     const found = fromExports(pkg.name, pkg.exports, source)

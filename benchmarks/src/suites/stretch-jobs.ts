@@ -1,7 +1,7 @@
-import type { KeyDerivation, PasswordHasher } from '@authlab/core'
+import type { KeyDerivation, PasswordHasher, Stretcher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
-import type { Candidates, HashCandidate, SuiteContext } from '../types.js'
+import type { Candidates, HashCandidate, StretchCandidate, SuiteContext } from '../types.js'
 import type { RemoteHelper } from './stretch-remote.js'
 
 /** The parameters the onepw protocol fixes (KeyServerProtocol "stretch-KDF"): not ours to choose. */
@@ -21,15 +21,8 @@ const EMAIL = 'bench@example.com'
 const MAIN_SALT = new Uint8Array(32).fill(0x5a)
 const KEY_BYTES = 32
 
-type Stretcher = {
-  info: { displayName: string }
-  stretch(email: string, password: string, salt: Uint8Array): Promise<unknown>
-}
-export type StretcherFactory = (options: { scrypt?: KeyDerivation }) => Stretcher
-export interface Chain {
-  readonly id: string
-  readonly create: StretcherFactory
-}
+/** A chain the suite times: a discovered stretch candidate. */
+export type Chain = Pick<StretchCandidate, 'id' | 'create'>
 
 const isKdf = (h: PasswordHasher): h is PasswordHasher & KeyDerivation =>
   typeof (h as Partial<KeyDerivation>).derive === 'function'

@@ -3,15 +3,7 @@ import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../mea
 import { type Timing, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
-import {
-  type Chain,
-  type Job,
-  localJobs,
-  message,
-  remoteJobs,
-  type StretcherFactory,
-  warmUp,
-} from './stretch-jobs.js'
+import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './stretch-jobs.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
 
 const RATIO_NOTE =
@@ -23,11 +15,7 @@ async function runStretch(
   start: StartRemote,
 ): Promise<SuiteResult> {
   const notes: string[] = []
-  const chains: Chain[] = candidates.stretch.flatMap((s) =>
-    typeof s.exports.createStretcher === 'function'
-      ? [{ id: s.id, create: s.exports.createStretcher as StretcherFactory }]
-      : [],
-  )
+  const chains: readonly Chain[] = candidates.stretch
   const jobs = localJobs(candidates, chains, notes)
   let remote: RemoteHelper | undefined
   if (chains.length === 0) notes.push('No stretch package with a createStretcher export was discovered.')
