@@ -1,6 +1,7 @@
 export * from './hashers/index.js'
 export * from './heap.js'
 export * from './ids/checks.js'
+export * from './ids/codegen.js'
 export * from './ids/options.js'
 export * from './ids/suite.js'
 export type { Check, Registration } from './register.js'

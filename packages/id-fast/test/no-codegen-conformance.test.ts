@@ -1,7 +1,6 @@
-import { idChecks, resolveOptions } from '@authlab/conformance'
+import { idChecks, resolveOptions, withoutCodeGeneration } from '@authlab/conformance'
 import { test } from 'vitest'
 import { createIdGenerator, type FastIdOptions } from '../src/index.js'
-import { withoutCodeGeneration } from './without-code-generation.js'
 
 // The conformance checks (format, uniqueness, uniformity, independence, no byte reuse, retained
 // memory, async interleaving) on the path taken where code generation is refused. Code generation

@@ -1,7 +1,6 @@
-import { idChecks, resolveOptions } from '@authlab/conformance'
+import { idChecks, resolveOptions, withoutCodeGeneration } from '@authlab/conformance'
 import { test } from 'vitest'
 import { createIdGenerator, type RandomIntIdOptions } from '../src/index.js'
-import { withoutCodeGeneration } from './without-code-generation.js'
 
 // The conformance checks that depend on how the loop path builds its strings, where code generation
 // is refused. The statistical checks (uniqueness, uniformity, independence, byte reuse) judge the

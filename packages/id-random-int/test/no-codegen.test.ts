@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process'
 import * as crypto from 'node:crypto'
-import { fileURLToPath } from 'node:url'
+import { idsInFreshNode, withoutCodeGeneration } from '@authlab/conformance'
 import { expect, test, vi } from 'vitest'
 import { createIdGenerator } from '../src/index.js'
-import { withoutCodeGeneration } from './without-code-generation.js'
 
 vi.mock('node:crypto', async (importOriginal) => {
   const real = await importOriginal<typeof crypto>()
@@ -33,19 +31,14 @@ test('refused code generation selects the loop; the same randomInt draws give th
 })
 
 const built = {
-  ESM: `import(${JSON.stringify(new URL('../dist/esm/index.js', import.meta.url).href)})`,
-  CommonJS: `Promise.resolve(require(${JSON.stringify(fileURLToPath(new URL('../dist/cjs/index.js', import.meta.url)))}))`,
+  ESM: { esm: new URL('../dist/esm/index.js', import.meta.url) },
+  CommonJS: { cjs: new URL('../dist/cjs/index.js', import.meta.url) },
 }
 
 test.each(Object.entries(built))(
   '%s build imports and generates under node --disallow-code-generation-from-strings',
-  (_, load) => {
-    const script = `${load}.then(({ generateId }) => console.log(JSON.stringify({ wraps: generateId.info.wraps, ids: [generateId(), generateId()] })))`
-    const run = (flags: string[]) =>
-      JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' })) as {
-        wraps: string
-        ids: string[]
-      }
+  (_, build) => {
+    const run = (flags: string[]) => idsInFreshNode(build, flags)
     const refused = run(['--disallow-code-generation-from-strings'])
     expect(refused.wraps).toContain('no code generation')
     for (const id of refused.ids) expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/)
