@@ -1,10 +1,9 @@
 import { STATUS_CODES } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { InvalidOptionError } from '@authlab/core'
+import { createGate, InvalidOptionError } from '@authlab/core'
 import { secretBytes } from '@authlab/stretch-remote'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { createAuthenticator, httpError } from './auth.js'
-import { createGate } from './gate.js'
 import { checkParams, keyOf, ONEPW_PARAMS, type ScryptParams } from './params.js'
 import { nodeScrypt, type ScryptFn } from './scrypt.js'
 

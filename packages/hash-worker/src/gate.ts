@@ -1,4 +1,10 @@
-import { InvalidOptionError, OverloadError, type Password, type PasswordHasher } from '@authlab/core'
+import {
+  createGate,
+  InvalidOptionError,
+  OverloadError,
+  type Password,
+  type PasswordHasher,
+} from '@authlab/core'
 
 export interface ConcurrencyLimit {
   /** Hashes and verifies allowed to run at once. */
@@ -33,19 +39,12 @@ export function limitConcurrency(hasher: PasswordHasher, limit: ConcurrencyLimit
   const maxQueue =
     queueLimit === undefined ? QUEUE_PER_SLOT * concurrent : positiveInteger('maxQueue', queueLimit, 0)
 
-  let running = 0
-  const waiting: (() => void)[] = []
-  // A finishing call hands its slot straight to the next in line, so a newcomer arriving in between
-  // cannot take it as well.
-  const release = () => {
-    const next = waiting.shift()
-    if (next) next()
-    else running--
-  }
+  const gate = createGate(concurrent, maxQueue)
   const gated = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (running < concurrent) running++
-    else if (waiting.length < maxQueue) await new Promise<void>((resolve) => waiting.push(resolve))
-    else throw new OverloadError(`${concurrent} hashes are running and ${maxQueue} are queued`)
+    const entered = gate.tryEnter()
+    if (entered === null)
+      throw new OverloadError(`${concurrent} hashes are running and ${maxQueue} are queued`)
+    const release = await entered
     try {
       return await work()
     } finally {

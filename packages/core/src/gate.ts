@@ -1,7 +1,9 @@
 /**
- * A bounded concurrency gate: `slots` jobs run at once and at most `queueLimit` wait. When both are
- * full, `tryEnter` refuses at once instead of growing a backlog whose every entry would time out
- * anyway (the overload answer is 503, RFC 9110 §15.6.4).
+ * A bounded concurrency gate: `slots` jobs run at once and at most `queueLimit` wait, in arrival order.
+ * When both are full, `tryEnter` refuses at once instead of growing a backlog whose every entry would
+ * time out anyway (an HTTP service answers 503, RFC 9110 §15.6.4; a library throws OverloadError).
+ * A finishing job hands its slot straight to the next in line, so a newcomer arriving in between
+ * cannot take it as well.
  */
 export interface Gate {
   /** Resolves with a release function once a slot is free, or returns null when the queue is full. */
