@@ -1,8 +1,9 @@
 import { BCRYPT, formatBcryptHash, parseBcryptHash } from './algorithms/bcrypt.js'
 import type { AlgorithmProfile, Params, WorkEstimate } from './algorithms/profile.js'
+import { getAlgorithm } from './algorithms/registry.js'
 import { InvalidOptionError } from './errors.js'
 import { decodeKdfHash, encodeKdfHash, invalidParams, type KdfProfile } from './kdf-format.js'
-import type { ResolvedLimits } from './limits.js'
+import { type ResolvedLimits, resolveLimits } from './limits.js'
 import { DEFAULT_PHC_BOUNDS } from './phc.js'
 
 /** A stored hash rewritten to chosen parameters (and output length): its hash bytes no longer match. */
@@ -145,4 +146,17 @@ export function worstInBudget(
     }
   }
   return Object.freeze({ worst, beyond: Object.freeze(beyond) })
+}
+
+/**
+ * The worst case of a hasher built without `limits` options, from its `info` and a hash it wrote: its
+ * limits are the profile's, raised to its configured parameters at the length it writes.
+ */
+export function worstForDefaultLimits(
+  info: { readonly algorithm: string; readonly params: Params },
+  genuine: string,
+): WorstInBudget & { readonly profile: AlgorithmProfile; readonly limits: ResolvedLimits } {
+  const profile = getAlgorithm(info.algorithm)
+  const limits = resolveLimits(profile, info.params, rewritable(profile, genuine).hashBytes)
+  return { profile, limits, ...worstInBudget(profile, limits, genuine) }
 }

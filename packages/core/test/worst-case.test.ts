@@ -12,6 +12,7 @@ import {
   PBKDF2_SHA256,
   resolveLimits,
   SCRYPT,
+  worstForDefaultLimits,
   worstInBudget,
 } from '../src/index.js'
 
@@ -81,6 +82,17 @@ describe('worstInBudget: the costliest stored hash the default limits accept', (
     const configured = { ln: 19, r: 8, p: 1 }
     const { worst } = worstOf(SCRYPT, configured, kdfHash(SCRYPT, SCRYPT.defaults), 32)
     expect(worst.params).toEqual({ ln: 19, r: 8, p: 1 })
+  })
+
+  test("from a hasher's info: the limits it resolves without options", () => {
+    const genuine = kdfHash(PBKDF2_SHA256, PBKDF2_SHA256.defaults)
+    const { profile, limits, worst } = worstForDefaultLimits(
+      { algorithm: 'pbkdf2-sha256', params: PBKDF2_SHA256.defaults },
+      genuine,
+    )
+    expect(profile).toBe(PBKDF2_SHA256)
+    expect(limits.budget.units).toBe(4_000_000)
+    expect(worst.params).toEqual({ iterations: 4_000_000 })
   })
 
   test('a genuine hash already outside the limits is a mistake, not a case', () => {
