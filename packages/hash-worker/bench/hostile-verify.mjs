@@ -1,19 +1,16 @@
 #!/usr/bin/env node
 // What one verify against a tampered stored hash costs through hash-worker with its default limits:
 // wall time, how it ended, the process's peak RSS, and its RSS once the verify has settled. Each case
-// runs in a fresh process (peak RSS is a per-process high-water mark), one after another, never two at
-// once. A stored hash is attacker-controlled data: these are the parameters an attacker would pick,
-// from well inside the strategy's caps up to them and one step past them.
+// runs in a fresh process (scripts/fresh-verify.mjs, shared with the worst-verify bench), one after
+// another, never two at once. A stored hash is attacker-controlled data: these are the parameters an
+// attacker would pick, from well inside the strategy's caps up to them and one step past them.
 //
 //   node packages/hash-worker/bench/hostile-verify.mjs
 //
 // Writes bench/hostile-verify.json. A case that takes longer than the pool's task timeout ends as
 // ERR_AUTHLAB_TIMEOUT: that timeout, not the parameters, is then the worst-case time.
-import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
-import os from 'node:os'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
+import { loadAverage, machine, verifyInFreshProcess } from '../../../scripts/fresh-verify.mjs'
 
 // Each strategy hashes once at cheap settings; the hostile stored hash is that string with its cost
 // parameters rewritten (the hash bytes no longer match, so a completed verify answers false).
@@ -44,74 +41,35 @@ const STRATEGIES = {
   },
 }
 
-// JSON cannot carry Infinity, so the child is told a preset by name.
 const POOL_PRESETS = { defaults: {}, 'recycling off': { maxWorkerMemoryMb: Number.POSITIVE_INFINITY } }
 
-const mib = (bytes) => Math.round(bytes / 2 ** 20)
-
-/** One case, in this (child) process: prints one JSON line. */
-async function measure(name, params, preset) {
-  const { createHasher } = await import('@authlab/hash-worker')
+const recordedMachine = machine()
+const cases = []
+for (const [name, { ladder }] of Object.entries(STRATEGIES)) {
+  for (const params of ladder) cases.push({ name, params, pool: 'defaults' })
+}
+// The same heaviest in-cap argon2 case with thread recycling off: the memory a hostile hash leaves behind.
+cases.push({ name: '@authlab/hash-wasm argon2id', params: 'm=1048576,t=1,p=1', pool: 'recycling off' })
+const rows = []
+for (const { name, params, pool } of cases) {
   const { strategy, options, rewrite } = STRATEGIES[name]
-  const hasher = createHasher({ strategy, options, threads: 1, ...POOL_PRESETS[preset] })
-  const stored = rewrite(await hasher.hash('warm-up: the thread and strategy are loaded'), params)
-  const rssBefore = process.memoryUsage().rss
-  const started = performance.now()
-  const outcome = await hasher.verify(stored, 'hunter2').then(String, (error) => error.code ?? 'untyped')
-  const ms = Math.round(performance.now() - started)
-  // A retired thread is terminated asynchronously; give it a moment before reading the RSS it leaves.
-  await sleep(500)
-  const result = {
-    outcome,
-    ms,
-    rssBeforeMb: mib(rssBefore),
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    rssAfterMb: mib(process.memoryUsage().rss),
-  }
-  await hasher.close()
-  console.log(JSON.stringify(result))
-}
-
-if (process.argv[2] === '--case') {
-  await measure(process.argv[3], process.argv[4], process.argv[5])
-} else {
-  const loadAverageAtStart = os.loadavg()
-  const cases = []
-  for (const [name, { ladder }] of Object.entries(STRATEGIES)) {
-    for (const params of ladder) cases.push({ name, params, pool: 'defaults' })
-  }
-  // The same heaviest in-cap argon2 case with thread recycling off: the memory a hostile hash leaves behind.
-  cases.push({
-    name: '@authlab/hash-wasm argon2id',
-    params: 'm=1048576,t=1,p=1',
-    pool: 'recycling off',
+  // The strategy's own hash is the pool's (the workers run the same createHasher): made here, verified there.
+  const { createHasher } = await import(strategy)
+  const stored = rewrite(await createHasher(options).hash('genuine'), params)
+  const cost = await verifyInFreshProcess({
+    module: '@authlab/hash-worker',
+    options: { strategy, options, threads: 1, ...POOL_PRESETS[pool] },
+    stored,
   })
-  const rows = []
-  for (const { name, params, pool } of cases) {
-    const line = execFileSync(
-      process.execPath,
-      [fileURLToPath(import.meta.url), '--case', name, params, pool],
-      { encoding: 'utf8', timeout: 180_000 },
-    )
-    const row = { strategy: name, params, pool, ...JSON.parse(line) }
-    console.log(JSON.stringify(row))
-    rows.push(row)
-  }
-  const results = {
-    date: new Date().toISOString(),
-    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
-    machine: {
-      cpu: os.cpus()[0]?.model,
-      cores: os.cpus().length,
-      memoryMb: mib(os.totalmem()),
-      os: `${os.type()} ${os.release()}`,
-      loadAverageAtStart,
-      loadAverageAtEnd: os.loadavg(),
-    },
-    node: process.version,
-    method:
-      'one verify of a rewritten stored hash per fresh process, hash-worker defaults (threads 1), after one warm-up hash; peak RSS = process.resourceUsage().maxRSS; RSS after = 500 ms after the verify settled',
-    rows,
-  }
-  writeFileSync(new URL('./hostile-verify.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
+  const row = { strategy: name, params, pool, ...cost }
+  console.log(JSON.stringify(row))
+  rows.push(row)
 }
+const results = {
+  ...recordedMachine,
+  loadAverageAtEnd: loadAverage(),
+  method:
+    'one verify of a rewritten stored hash per fresh process, hash-worker defaults (threads 1), after one warm-up hash; peak RSS = process.resourceUsage().maxRSS; RSS after = 500 ms after the verify settled',
+  rows,
+}
+writeFileSync(new URL('./hostile-verify.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
