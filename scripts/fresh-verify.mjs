@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
  * @property {Record<string, unknown>} [options] for its `createHasher`; without, its default `hasher` export
  * @property {string} stored the stored hash to verify
  * @property {string} [password] default: a password the stored hash was not made from
+ * @property {number} [settleMs] wait before reading the RSS left behind (default 500)
  *
  * @typedef {object} VerifyCost
  * @property {string} outcome `true`/`false`, or the error's code (`untyped` without one)
@@ -72,7 +73,7 @@ async function measure(spec) {
   )
   const ms = Math.round(performance.now() - started)
   // A retired worker thread is terminated asynchronously; give it a moment before reading the RSS left.
-  await sleep(500)
+  await sleep(spec.settleMs ?? 500)
   /** @type {VerifyCost} */
   const cost = {
     ...settled,

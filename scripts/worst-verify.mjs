@@ -33,7 +33,7 @@ export async function worstCases(only = []) {
     if (!outcome.ok) throw new Error(`${outcome.name}: ${outcome.reason}`)
     const { pkg } = outcome
     const hasher = /** @type {import('@authlab/core').PasswordHasher & { close?(): Promise<void> }} */ (
-      pkg.exports[KINDS.hash.ready]
+      pkg.exports[/** @type {string} */ (KINDS.hash.ready)]
     )
     const genuine = await hasher.hash('genuine')
     await hasher.close?.()
@@ -50,7 +50,11 @@ async function main() {
   const recordedMachine = machine()
   const rows = []
   for (const { pkg, hasher, profile, limits, worst, beyond } of await worstCases(positionals)) {
-    for (const [kind, c] of [['worst in budget', worst], ...beyond.map((b) => ['one step beyond', b])]) {
+    const ladder = [
+      { kind: 'worst in budget', c: worst },
+      ...beyond.map((c) => ({ kind: 'one step beyond', c })),
+    ]
+    for (const { kind, c } of ladder) {
       const cost = await verifyInFreshProcess({ module: pkg.name, stored: c.encoded })
       const row = {
         package: pkg.name,

@@ -2,6 +2,7 @@ import { BCRYPT, formatBcryptHash, parseBcryptHash } from './algorithms/bcrypt.j
 import type { AlgorithmProfile, Params, WorkEstimate } from './algorithms/profile.js'
 import { getAlgorithm } from './algorithms/registry.js'
 import { InvalidOptionError } from './errors.js'
+import type { PasswordHasherInfo } from './hash.js'
 import { decodeKdfHash, encodeKdfHash, invalidParams, type KdfProfile } from './kdf-format.js'
 import { type ResolvedLimits, resolveLimits } from './limits.js'
 import { DEFAULT_PHC_BOUNDS } from './phc.js'
@@ -153,10 +154,13 @@ export function worstInBudget(
  * limits are the profile's, raised to its configured parameters at the length it writes.
  */
 export function worstForDefaultLimits(
-  info: { readonly algorithm: string; readonly params: Params },
+  info: Pick<PasswordHasherInfo, 'algorithm' | 'params'>,
   genuine: string,
 ): WorstInBudget & { readonly profile: AlgorithmProfile; readonly limits: ResolvedLimits } {
   const profile = getAlgorithm(info.algorithm)
-  const limits = resolveLimits(profile, info.params, rewritable(profile, genuine).hashBytes)
+  const configured = Object.fromEntries(
+    Object.keys(profile.params).map((key) => [key, Number(info.params[key])]),
+  )
+  const limits = resolveLimits(profile, configured, rewritable(profile, genuine).hashBytes)
   return { profile, limits, ...worstInBudget(profile, limits, genuine) }
 }
