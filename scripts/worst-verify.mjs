@@ -76,7 +76,7 @@ async function main() {
     ...recordedMachine,
     loadAverageAtEnd: loadAverage(),
     method:
-      "each package's default hasher (its `hasher` export, default limits); the worst in-budget stored hash and each one-step rise beyond it (core's worstInBudget), written from a genuine hash so the hash bytes no longer match; one verify with a wrong password per fresh process, after one warm-up hash; peak RSS = process.resourceUsage().maxRSS after the verify (peakRssBeforeMb: after the warm-up, so a verify that allocates less than the warm-up hash shows the warm-up peak); RSS after = 500 ms after the verify settled",
+      "each package's default hasher (its `hasher` export, default limits); the worst in-budget stored hash and each one-step rise beyond it (core's worstInBudget), written from a genuine hash so the hash bytes no longer match; one verify with a wrong password per fresh process, after one warm-up hash; peak RSS = VmHWM from /proc/self/status after the verify (getrusage maxRSS would include the parent RSS at fork); peakRssBeforeMb: the same after the warm-up, so a verify that allocates less than the warm-up hash shows the warm-up peak); RSS after = 500 ms after the verify settled",
     rows,
   }
   writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`)

@@ -59,7 +59,7 @@ const results = {
   ...recordedMachine,
   loadAverageAtEnd: loadAverage(),
   method:
-    'one verify of a rewritten stored hash per fresh process, hash-worker defaults (threads 1), after one warm-up hash; peak RSS = process.resourceUsage().maxRSS after the verify (peakRssBeforeMb: after the warm-up, so a verify that allocates less than the warm-up hash shows the warm-up peak); RSS after = 500 ms after the verify settled',
+    'one verify of a rewritten stored hash per fresh process, hash-worker defaults (threads 1), after one warm-up hash; peak RSS = VmHWM from /proc/self/status after the verify (getrusage maxRSS would include the parent RSS at fork); peakRssBeforeMb: the same after the warm-up, so a verify that allocates less than the warm-up hash shows the warm-up peak); RSS after = 500 ms after the verify settled',
   rows,
 }
 writeFileSync(new URL('./hostile-verify.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
