@@ -141,7 +141,7 @@ export function worstInBudget(
   if (stored.variableLength) {
     for (let bytes = hashBytes + 1; bytes <= DEFAULT_PHC_BOUNDS.maxHashBytes; bytes++) {
       if (moreWork(profile.work(params, bytes), worst.work)) {
-        beyond.push(make(params, bytes, `${bytes - hashBytes} more output byte(s)`))
+        beyond.push(make(params, bytes, `hash bytes +${bytes - hashBytes}`))
         break
       }
     }

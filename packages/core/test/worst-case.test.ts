@@ -64,7 +64,7 @@ describe('worstInBudget: the costliest stored hash the default limits accept', (
     expect(worst.params).toEqual({ iterations: 4_000_000 })
     expect(beyond.map((c) => c.label)).toEqual([
       'iterations=4000001 (iterations +1)',
-      'iterations=4000000, 33-byte hash (1 more output byte(s))',
+      'iterations=4000000, 33-byte hash (hash bytes +1)',
     ])
     expect(decodeKdfHash(PBKDF2_SHA256, beyond[1]?.encoded as string).hash).toHaveLength(33)
     for (const c of beyond) expect(() => accepted(PBKDF2_SHA256, limits)(c)).toThrow(/over the budget/)
