@@ -1,53 +1,85 @@
 #!/usr/bin/env node
-// The costliest stored hash each hasher's default limits still verify: one child process per hasher
-// hashes at the edge of its algorithm's default work budget, then a default-configured hasher of the
-// same package verifies it. Prints one JSON line per hasher: verify wall time and peak RSS (maxRSS),
-// with the load average, since both depend on the machine. Run after `npx turbo run build`.
-//   node scripts/worst-verify.mjs [@authlab/hash-scrypt ...]
-import { execFileSync } from 'node:child_process'
-import { loadavg } from 'node:os'
+// What the costliest stored hash each hash package's default hasher still verifies costs: the worst
+// in-budget case and every one step beyond it (which must be refused before any work), one verify per
+// fresh process, one after another. The cases come from the algorithm profiles' caps, budget and work
+// estimate (core's worstInBudget), and the packages from the workspace's `authlab.kind` declarations,
+// so a new hasher or a changed budget needs no edit here.
+//
+//   npx turbo run build && node scripts/worst-verify.mjs [--out <file>] [@authlab/hash-scrypt ...]
+//
+// Writes scripts/worst-verify.json (or --out) with the machine, commit and load average at start and end.
+// hash-worker's default hasher is hash-wasm's argon2id on worker threads: it gets a row of its own (the
+// pool's task timeout and thread recycling apply); the other strategies it can wrap are measured
+// through the pool by packages/hash-worker/bench/hostile-verify.mjs.
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { worstForDefaultLimits } from '@authlab/core'
+import { discoverPackages, KINDS, loadPackages } from '@authlab/workspace'
+import { loadAverage, machine, verifyInFreshProcess } from './fresh-verify.mjs'
 
-// At the edge of each profile's default budget (the script checks it is within, and prints the work).
-const EDGE = {
-  bcrypt: { cost: 14 },
-  scrypt: { ln: 18, r: 8, p: 1 },
-  argon2id: { m: 262_144, t: 4, p: 1 },
-  'pbkdf2-sha256': { iterations: 4_000_000 },
-}
-const HASHERS = [
-  '@authlab/hash-bcrypt',
-  '@authlab/hash-node-rs-bcrypt',
-  '@authlab/hash-bcryptjs',
-  '@authlab/hash-wasm',
-  '@authlab/hash-argon2',
-  '@authlab/hash-scrypt',
-  '@authlab/hash-scrypt-js',
-  '@authlab/hash-pbkdf2',
-  '@authlab/hash-webcrypto',
-]
+const ROOT = resolve(import.meta.dirname, '..')
 
-const child = (name) => `
-  const { createHasher } = await import(${JSON.stringify(name)})
-  const { getAlgorithm } = await import('@authlab/core')
-  const edge = ${JSON.stringify(EDGE)}
-  const plain = createHasher()
-  const profile = getAlgorithm(plain.info.algorithm)
-  const params = edge[profile.id]
-  const work = profile.work(params, 32)
-  if (work.units > profile.budget.units || work.memoryBytes > profile.budget.memoryBytes) throw new Error('not in budget')
-  const stored = await createHasher({ ...params }).hash('hostile')
-  const before = process.resourceUsage().maxRSS
-  const start = performance.now()
-  const ok = await plain.verify(stored, 'hostile')
-  const ms = performance.now() - start
-  console.log(JSON.stringify({ name: ${JSON.stringify(name)}, algorithm: profile.id, params, work, ok,
-    verifyMs: Math.round(ms), maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), rssBeforeMiB: Math.round(before / 1024) }))
-`
-const names = process.argv.length > 2 ? process.argv.slice(2) : HASHERS
-process.stdout.write(
-  `${JSON.stringify({ loadavg: loadavg().map((l) => l.toFixed(2)), node: process.version })}\n`,
-)
-for (const name of names) {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', child(name)], { encoding: 'utf8' })
-  process.stdout.write(out)
+/**
+ * Every hash package's default hasher, a genuine hash it wrote, and its worst case and steps beyond.
+ * @param {readonly string[]} [only] package names; default every hash package
+ */
+export async function worstCases(only = []) {
+  const packages = discoverPackages(ROOT).filter(
+    (pkg) => pkg.kind === 'hash' && (only.length === 0 || only.includes(pkg.name)),
+  )
+  const cases = []
+  for (const outcome of await loadPackages(packages)) {
+    if (!outcome.ok) throw new Error(`${outcome.name}: ${outcome.reason}`)
+    const { pkg } = outcome
+    const hasher = /** @type {import('@authlab/core').PasswordHasher & { close?(): Promise<void> }} */ (
+      pkg.exports[/** @type {string} */ (KINDS.hash.ready)]
+    )
+    const genuine = await hasher.hash('genuine')
+    await hasher.close?.()
+    cases.push({ pkg, hasher, genuine, ...worstForDefaultLimits(hasher.info, genuine) })
+  }
+  return cases
 }
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    options: { out: { type: 'string', default: resolve(import.meta.dirname, 'worst-verify.json') } },
+    allowPositionals: true,
+  })
+  const recordedMachine = machine()
+  const rows = []
+  for (const { pkg, hasher, profile, limits, worst, beyond } of await worstCases(positionals)) {
+    const ladder = [
+      { kind: 'worst in budget', c: worst },
+      ...beyond.map((c) => ({ kind: 'one step beyond', c })),
+    ]
+    for (const { kind, c } of ladder) {
+      const cost = await verifyInFreshProcess({ module: pkg.name, stored: c.encoded })
+      const row = {
+        package: pkg.name,
+        hasher: hasher.info.displayName,
+        runsOn: hasher.info.runsOn,
+        algorithm: profile.id,
+        configured: hasher.info.params,
+        budget: { ...limits.budget, unit: profile.unit },
+        case: kind,
+        params: c.label,
+        work: c.work,
+        ...cost,
+      }
+      console.log(JSON.stringify(row))
+      rows.push(row)
+    }
+  }
+  const results = {
+    ...recordedMachine,
+    loadAverageAtEnd: loadAverage(),
+    method:
+      "each package's default hasher (its `hasher` export, default limits); the worst in-budget stored hash and each one-step rise beyond it (core's worstInBudget), written from a genuine hash so the hash bytes no longer match; one verify with a wrong password per fresh process, after one warm-up hash; peak RSS = VmHWM from /proc/self/status after the verify (getrusage maxRSS would include the parent RSS at fork); peakRssBeforeMb: the same after the warm-up, so a verify that allocates less than the warm-up hash shows the warm-up peak); RSS after = 500 ms after the verify settled",
+    rows,
+  }
+  writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`)
+}
+
+if (process.argv[1] === import.meta.filename) await main()

@@ -1,117 +1,65 @@
 #!/usr/bin/env node
 // What one verify against a tampered stored hash costs through hash-worker with its default limits:
 // wall time, how it ended, the process's peak RSS, and its RSS once the verify has settled. Each case
-// runs in a fresh process (peak RSS is a per-process high-water mark), one after another, never two at
-// once. A stored hash is attacker-controlled data: these are the parameters an attacker would pick,
-// from well inside the strategy's caps up to them and one step past them.
+// runs in a fresh process (scripts/fresh-verify.mjs, shared with the worst-verify bench), one after
+// another, never two at once. A stored hash is attacker-controlled data: these are the parameters an
+// attacker would pick, the costliest the limits accept and every step past them.
 //
 //   node packages/hash-worker/bench/hostile-verify.mjs
 //
 // Writes bench/hostile-verify.json. A case that takes longer than the pool's task timeout ends as
 // ERR_AUTHLAB_TIMEOUT: that timeout, not the parameters, is then the worst-case time.
-import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
-import os from 'node:os'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
+import { worstForDefaultLimits } from '@authlab/core'
+import { loadAverage, machine, verifyInFreshProcess } from '../../../scripts/fresh-verify.mjs'
 
-// Each strategy hashes once at cheap settings; the hostile stored hash is that string with its cost
-// parameters rewritten (the hash bytes no longer match, so a completed verify answers false).
-const STRATEGIES = {
-  '@authlab/hash-wasm argon2id': {
-    strategy: '@authlab/hash-wasm',
-    options: { algorithm: 'argon2id', m: 256, t: 1, p: 1 },
-    rewrite: (encoded, params) => encoded.replace(/m=\d+,t=\d+,p=\d+/, params),
-    ladder: [
-      'm=262144,t=2,p=1',
-      'm=1048576,t=1,p=1',
-      'm=1048576,t=4,p=1',
-      'm=1048576,t=64,p=1',
-      'm=2097152,t=1,p=1',
-    ],
-  },
-  '@authlab/hash-scrypt-js': {
-    strategy: '@authlab/hash-scrypt-js',
-    options: { ln: 10, r: 8, p: 1 },
-    rewrite: (encoded, params) => encoded.replace(/ln=\d+,r=\d+,p=\d+/, params),
-    ladder: ['ln=16,r=8,p=1', 'ln=18,r=8,p=1', 'ln=20,r=8,p=1', 'ln=21,r=8,p=1'],
-  },
-  '@authlab/hash-bcryptjs': {
-    strategy: '@authlab/hash-bcryptjs',
-    options: { cost: 4 },
-    rewrite: (encoded, cost) => encoded.replace(/^\$2b\$04\$/, `$2b$${cost}$`),
-    ladder: ['12', '14', '15'],
-  },
-}
+// The main-thread strategies this pool exists for, each configured cheaply (its limits are still the
+// profile's default budget, which a cheap configuration does not raise). Each hashes once; the hostile
+// stored hashes are that string rewritten (the hash bytes no longer match, so a completed verify answers
+// false): the worst the limits accept and each step beyond (core's worstInBudget), then the profile's own
+// absurd cases (at or past the caps, and in-cap combinations over the budget).
+const STRATEGIES = [
+  { strategy: '@authlab/hash-wasm', options: { algorithm: 'argon2id', m: 256, t: 1, p: 1 } },
+  { strategy: '@authlab/hash-scrypt-js', options: { ln: 10, r: 8, p: 1 } },
+  { strategy: '@authlab/hash-bcryptjs', options: { cost: 4 } },
+]
 
-// JSON cannot carry Infinity, so the child is told a preset by name.
 const POOL_PRESETS = { defaults: {}, 'recycling off': { maxWorkerMemoryMb: Number.POSITIVE_INFINITY } }
 
-const mib = (bytes) => Math.round(bytes / 2 ** 20)
-
-/** One case, in this (child) process: prints one JSON line. */
-async function measure(name, params, preset) {
-  const { createHasher } = await import('@authlab/hash-worker')
-  const { strategy, options, rewrite } = STRATEGIES[name]
-  const hasher = createHasher({ strategy, options, threads: 1, ...POOL_PRESETS[preset] })
-  const stored = rewrite(await hasher.hash('warm-up: the thread and strategy are loaded'), params)
-  const rssBefore = process.memoryUsage().rss
-  const started = performance.now()
-  const outcome = await hasher.verify(stored, 'hunter2').then(String, (error) => error.code ?? 'untyped')
-  const ms = Math.round(performance.now() - started)
-  // A retired thread is terminated asynchronously; give it a moment before reading the RSS it leaves.
-  await sleep(500)
-  const result = {
-    outcome,
-    ms,
-    rssBeforeMb: mib(rssBefore),
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    rssAfterMb: mib(process.memoryUsage().rss),
-  }
-  await hasher.close()
-  console.log(JSON.stringify(result))
+const recordedMachine = machine()
+const cases = []
+for (const { strategy, options } of STRATEGIES) {
+  // The strategy's own hash is the pool's (the workers run the same createHasher): made here, verified there.
+  const { createHasher } = await import(strategy)
+  const local = createHasher(options)
+  const genuine = await local.hash('genuine')
+  const { profile, worst, beyond } = worstForDefaultLimits(local.info, genuine)
+  const label = `${strategy} ${profile.id}`
+  const ladder = [
+    { params: worst.label, stored: worst.encoded, pool: 'defaults' },
+    ...beyond.map((c) => ({ params: c.label, stored: c.encoded, pool: 'defaults' })),
+    ...profile.absurd.map((c) => ({ params: c.label, stored: c.edit(genuine), pool: 'defaults' })),
+    // The same worst case with thread recycling off: the memory an accepted hostile hash leaves behind.
+    { params: worst.label, stored: worst.encoded, pool: 'recycling off' },
+  ]
+  for (const rung of ladder) cases.push({ label, strategy, options, ...rung })
 }
-
-if (process.argv[2] === '--case') {
-  await measure(process.argv[3], process.argv[4], process.argv[5])
-} else {
-  const loadAverageAtStart = os.loadavg()
-  const cases = []
-  for (const [name, { ladder }] of Object.entries(STRATEGIES)) {
-    for (const params of ladder) cases.push({ name, params, pool: 'defaults' })
-  }
-  // The same heaviest in-cap argon2 case with thread recycling off: the memory a hostile hash leaves behind.
-  cases.push({
-    name: '@authlab/hash-wasm argon2id',
-    params: 'm=1048576,t=1,p=1',
-    pool: 'recycling off',
+const rows = []
+for (const { label, strategy, options, params, stored, pool } of cases) {
+  const cost = await verifyInFreshProcess({
+    module: '@authlab/hash-worker',
+    options: { strategy, options, threads: 1, ...POOL_PRESETS[pool] },
+    stored,
   })
-  const rows = []
-  for (const { name, params, pool } of cases) {
-    const line = execFileSync(
-      process.execPath,
-      [fileURLToPath(import.meta.url), '--case', name, params, pool],
-      { encoding: 'utf8', timeout: 180_000 },
-    )
-    const row = { strategy: name, params, pool, ...JSON.parse(line) }
-    console.log(JSON.stringify(row))
-    rows.push(row)
-  }
-  const results = {
-    date: new Date().toISOString(),
-    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
-    machine: {
-      cpu: os.cpus()[0]?.model,
-      cores: os.cpus().length,
-      memoryMb: mib(os.totalmem()),
-      os: `${os.type()} ${os.release()}`,
-      loadAverageAtStart,
-      loadAverageAtEnd: os.loadavg(),
-    },
-    node: process.version,
-    method:
-      'one verify of a rewritten stored hash per fresh process, hash-worker defaults (threads 1), after one warm-up hash; peak RSS = process.resourceUsage().maxRSS; RSS after = 500 ms after the verify settled',
-    rows,
-  }
-  writeFileSync(new URL('./hostile-verify.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
+  const row = { strategy: label, params, pool, ...cost }
+  console.log(JSON.stringify(row))
+  rows.push(row)
 }
+const results = {
+  ...recordedMachine,
+  loadAverageAtEnd: loadAverage(),
+  method:
+    'one verify of a rewritten stored hash per fresh process, hash-worker defaults (threads 1), after one warm-up hash; peak RSS = VmHWM from /proc/self/status after the verify (getrusage maxRSS would include the parent RSS at fork); peakRssBeforeMb: the same after the warm-up, so a verify that allocates less than the warm-up hash shows the warm-up peak); RSS after = 500 ms after the verify settled',
+  rows,
+}
+writeFileSync(new URL('./hostile-verify.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
