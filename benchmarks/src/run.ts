@@ -3,8 +3,9 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
+import { renderSvg } from './report/charts.js'
 import { renderMarkdown } from './report/markdown.js'
-import { renderSvg } from './report/svg.js'
+import { suiteCharts } from './report/suite-charts.js'
 import { renderTerminal } from './report/terminal.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
@@ -108,15 +109,20 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     files.push(file)
   }
   write(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`)
-  const charted = new Set<string>()
+  // The Markdown links one SVG per chart, made by the same chart code as the HTML report.
+  const chartFiles = new Map<string, string[]>()
   for (const record of records) {
-    if (record.rows.length === 0) continue
-    write(`${stem}-${record.name}.svg`, renderSvg(record))
-    charted.add(record.name)
+    const names: string[] = []
+    for (const chart of suiteCharts(record, environment.cores)) {
+      const name = `${stem}-${record.name}-${chart.name}.svg`
+      write(name, await renderSvg(chart.spec))
+      names.push(name)
+    }
+    chartFiles.set(record.name, names)
   }
   write(
     `${stem}.md`,
-    renderMarkdown(results, (suite) => (charted.has(suite) ? `${stem}-${suite}.svg` : undefined)),
+    renderMarkdown(results, (suite) => chartFiles.get(suite) ?? []),
   )
   return { results, files }
 }
