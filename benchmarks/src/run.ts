@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
 import { renderSvg } from './report/charts.js'
+import { renderRunHtml } from './report/html-run.js'
 import { renderMarkdown } from './report/markdown.js'
 import { suiteCharts } from './report/suite-charts.js'
 import { renderTerminal } from './report/terminal.js'
@@ -70,7 +71,8 @@ export function resultsStem(date: string, commit: string): string {
 
 /**
  * Discovers, runs the suites one after another (never two timing workloads at once: on a
- * 2-core box a second one steals the first one's core), prints each suite's table, and writes the JSON, Markdown and one SVG per suite.
+ * 2-core box a second one steals the first one's core), prints each suite's table, and writes the JSON, the Markdown with one SVG per chart, and the
+ * self-contained HTML report.
  */
 export async function runBench(options: RunOptions): Promise<RunOutput> {
   const loaded = await loadCandidates(options.root, { files: options.candidateFiles ?? [] })
