@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { isAuthlabError } from '@authlab/core'
@@ -6,6 +7,8 @@ import { installedVersion } from './discover/discovery.js'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
 import { renderComparison } from './report/compare.js'
+import { writeReports } from './report/files.js'
+import { findRuns, renderIndexHtml } from './report/html-index.js'
 import { useColor } from './report/terminal.js'
 import { compareResults } from './results/compare.js'
 import { readResults } from './results/results.js'
@@ -27,17 +30,20 @@ export interface Io {
 
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
-                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>]
+                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--wide]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
                 [--format text|md|json]
   authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
+  authlab-bench report [<dir> | <run.json> ...]   (the index page of a results directory, default
+                benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
 Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (about 3 minutes).
 Every micro suite runs interleaved rounds; a ratio is the median of per-round ratios with a 95 % interval, printed
 as "no difference" inside the A/A control's noise floor and as "undecided (n = k)" with fewer than 5 rounds.
 --filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).
 --candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable).
+--wide        prints every column of every table (default: candidate, figure, first ratio, verdict).
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
               npm run bench runs it, through turbo), at the repository root.
@@ -130,6 +136,39 @@ function spreadCommand(files: string[], io: Io): number {
   return EXIT.ok
 }
 
+/** The files a run wrote, the charts counted rather than listed: one line each fits a terminal. */
+function wroteLines(files: readonly string[]): string {
+  const charts = files.filter((f) => f.endsWith('.svg'))
+  const others = files.filter((f) => !f.endsWith('.svg')).map((f) => `wrote ${f}\n`)
+  const dir = charts[0] ? dirname(charts[0]) : ''
+  return `${others.join('')}${charts.length ? `wrote ${charts.length} SVG charts beside them in ${dir}\n` : ''}`
+}
+
+/**
+ * `report`: a directory gets its index page (every run, and compare's verdicts for every pair); a
+ * results file gets its reports rebuilt beside it, e.g. after the report code changed.
+ */
+async function reportCommand(targets: readonly string[], startDir: string, io: Io): Promise<number> {
+  const paths =
+    targets.length > 0 ? targets.map((t) => resolve(startDir, t)) : [resolve(PACKAGE_DIR, 'results')]
+  for (const path of paths) {
+    if (path.endsWith('.json')) {
+      const files = await writeReports(readResults(path), dirname(path), basename(path, '.json'))
+      io.stderr(wroteLines(files))
+      continue
+    }
+    if (!existsSync(path) || !statSync(path).isDirectory())
+      throw new UsageError(`report takes a results directory or results files, got "${path}"`)
+    const file = join(path, 'index.html')
+    writeFileSync(file, renderIndexHtml(path, findRuns(path), INDEX_COMPARE))
+    io.stderr(`wrote ${file}\n`)
+  }
+  return EXIT.ok
+}
+
+/** The index compares with compare's defaults, so its verdicts are the ones CI would print. */
+const INDEX_COMPARE = { thresholdPct: 5, alpha: 0.01, absolute: false } as const
+
 /** The CLI without process globals, so tests can call it: returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
@@ -147,6 +186,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         alpha: { type: 'string' },
         format: { type: 'string' },
         absolute: { type: 'boolean', default: false },
+        wide: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -156,9 +196,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (positionals[0] === 'compare') return compareCommand(positionals.slice(1), values, io)
     if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
+    const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
+    if (positionals[0] === 'report') return await reportCommand(positionals.slice(1), startDir, io)
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'
-    const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
     const suites = selectSuites(
       SUITES,
       values.suite?.split(',').map((s) => s.trim()),
@@ -177,8 +218,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       stdout: io.stdout,
       progress: (suite) => stderrProgress(suite, io.stderr),
       color: useColor(),
+      wide: values.wide,
     })
-    for (const file of files) io.stderr(`wrote ${file}\n`)
+    io.stderr(wroteLines(files))
     return EXIT.ok
   } catch (error) {
     // Usage mistakes and bad input (unknown suite, empty filter, foreign results file) exit 2 with the reason.

@@ -3,10 +3,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
-import { renderSvg } from './report/charts.js'
-import { renderRunHtml } from './report/html-run.js'
-import { renderMarkdown } from './report/markdown.js'
-import { suiteCharts } from './report/suite-charts.js'
+import { writeReports } from './report/files.js'
 import { renderTerminal } from './report/terminal.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
@@ -31,6 +28,8 @@ export interface RunOptions {
   readonly stdout: (text: string) => void
   readonly progress: (suite: string) => Progress
   readonly color: boolean
+  /** Every column in the terminal, instead of the compact table that fits 100 columns. */
+  readonly wide?: boolean
 }
 
 export interface RunOutput {
@@ -91,7 +90,7 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     const stamped = rows.map((row) => stamp(suite.name, row))
     const record = { name: suite.name, description: suite.description, notes, rows: stamped }
     records.push(record)
-    options.stdout(renderTerminal(record, options.color))
+    options.stdout(renderTerminal(record, { color: options.color, wide: options.wide ?? false }))
   }
   const run = {
     command: [...options.command],
@@ -104,27 +103,8 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)
-  const files: string[] = []
-  const write = (name: string, text: string) => {
-    const file = join(options.outDir, name)
-    writeFileSync(file, text)
-    files.push(file)
-  }
-  write(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`)
-  // The Markdown links one SVG per chart, made by the same chart code as the HTML report.
-  const chartFiles = new Map<string, string[]>()
-  for (const record of records) {
-    const names: string[] = []
-    for (const chart of suiteCharts(record, environment.cores)) {
-      const name = `${stem}-${record.name}-${chart.name}.svg`
-      write(name, await renderSvg(chart.spec))
-      names.push(name)
-    }
-    chartFiles.set(record.name, names)
-  }
-  write(
-    `${stem}.md`,
-    renderMarkdown(results, (suite) => chartFiles.get(suite) ?? []),
-  )
+  const json = join(options.outDir, `${stem}.json`)
+  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`)
+  const files = [json, ...(await writeReports(results, options.outDir, stem))]
   return { results, files }
 }

@@ -16,11 +16,11 @@ describe('reporters (golden files; regenerate with `npx vitest run benchmarks -u
 
   test('flagged rows are marked in every reporter instead of being printed as fact', () => {
     expect(renderMarkdown(results, () => [])).toContain('⚠ _randomInt \\| per char_')
-    expect(renderTerminal(ids, true)).toContain('\u001b[33m')
+    expect(renderTerminal(ids, { color: true, wide: false })).toContain('\u001b[33m')
   })
 
   test('terminal output without color is plain text', () => {
-    const text = renderTerminal(ids, false)
+    const text = renderTerminal(ids, { color: false, wide: true })
     expect(text).not.toContain('\u001b[')
     expect(text).toContain('× vs crypto.randomUUID() [ref]')
   })

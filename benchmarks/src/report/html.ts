@@ -4,8 +4,8 @@
  * it (the index of runs) carries a small inline script, and nothing it does reaches the network.
  */
 
-/** A table cell: text (escaped), or an SVG made by charts.ts (inlined as is). */
-export type HtmlCell = string | { readonly svg: string }
+/** A table cell: text (escaped), an SVG made by charts.ts (inlined as is), or a relative link. */
+export type HtmlCell = string | { readonly svg: string } | { readonly href: string; readonly text: string }
 
 export interface HtmlTable {
   readonly caption?: string
@@ -32,6 +32,8 @@ export interface HtmlSection {
   readonly tables: readonly HtmlTable[]
   /** Explanations shown under the tables: noise floors, skipped rows and why. */
   readonly notes: readonly string[]
+  /** Markup our own code built from escaped parts (the index's run picker), shown after the intro. */
+  readonly markup?: string
 }
 
 export interface HtmlPage {
@@ -61,6 +63,7 @@ th,td{border-bottom:1px solid #e4e4e4;padding:.25rem .6rem;text-align:right;vert
 th:first-child,td:first-child{text-align:left}td.text{text-align:left}
 tr.flagged td{background:#fff4e0}tr.flagged td:first-child::before{content:"⚠ "}
 td svg{display:block}
+select{font:inherit;margin:0 .8rem 0 .3rem}details.pair{margin:.6rem 0}details.pair>summary{cursor:pointer}
 figure{margin:1rem 0;overflow-x:auto}figcaption{font-weight:600;margin-bottom:.3rem}
 ul.notes{color:#444;margin-top:.2rem}`
 
@@ -98,11 +101,15 @@ function renderSection(section: HtmlSection): string {
     )
     .join('')
   const tables = section.tables.map(renderTable).join('')
-  return `<section${id}><h2>${escapeHtml(section.heading)}</h2>${intro}${charts}${tables}${notesList(section.notes)}</section>`
+  const markup = section.markup ?? ''
+  return `<section${id}><h2>${escapeHtml(section.heading)}</h2>${intro}${markup}${charts}${tables}${notesList(section.notes)}</section>`
 }
 
 function renderCell(cell: HtmlCell): string {
-  if (typeof cell !== 'string') return `<td class="strip">${cell.svg}</td>`
+  if (typeof cell !== 'string') {
+    if ('svg' in cell) return `<td class="strip">${cell.svg}</td>`
+    return `<td class="text"><a href="${escapeHtml(cell.href)}">${escapeHtml(cell.text)}</a></td>`
+  }
   // Numbers align right; words (labels, flags, params) read better from the left.
   const text = /^[\d\s.,×–[\]%+-]*$/.test(cell) ? '' : ' class="text"'
   return `<td${text}>${escapeHtml(cell)}</td>`
