@@ -87,7 +87,8 @@ const ROW = 22
 
 type Spec = vl.TopLevelSpec
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json'
-const CONFIG = { legend: { orient: 'bottom' } }
+// Legend labels are never cut ("no difference (wit…" hid the very word that mattered).
+const CONFIG = { legend: { orient: 'bottom', labelLimit: 0, columns: 3 } }
 // The specs are assembled as plain data; vega-lite's compile checks them when they are rendered.
 const asSpec = (spec: object) => spec as unknown as Spec
 
@@ -109,7 +110,12 @@ function sortedLabels(bars: readonly Bar[]): string[] {
     .map(({ bar }) => bar.label)
 }
 
-function barView(chart: BarChart, width: number, order: readonly string[]): Record<string, unknown> {
+function barView(
+  chart: BarChart,
+  width: number,
+  order: readonly string[],
+  labels = true,
+): Record<string, unknown> {
   const bars = uniqueLabels(chart.bars)
   const rank = new Map(order.map((label, i) => [label, i]))
   const values = bars
@@ -125,7 +131,7 @@ function barView(chart: BarChart, width: number, order: readonly string[]): Reco
     type: 'nominal',
     sort: order,
     scale: { domain: order },
-    axis: { labelLimit: 0, title: null },
+    axis: labels ? { labelLimit: 0, title: null } : { labels: false, ticks: false, title: null },
   } as const
   const colour = colourScale(values.map((v) => v.series))
   const layers: unknown[] = [
@@ -189,8 +195,9 @@ export function sideBySideSpec(left: BarChart, right: BarChart): Spec {
   const order = sortedLabels(left.bars)
   return asSpec({
     $schema: SCHEMA,
-    hconcat: [barView(left, WIDTH / 2, order), barView(right, WIDTH / 2, order)],
-    resolve: { scale: { color: 'independent', y: 'shared' } },
+    // The right panel's rows are the left one's: its labels would only repeat them.
+    hconcat: [barView(left, WIDTH / 2, order), barView(right, WIDTH / 2, order, false)],
+    resolve: { scale: { color: 'shared', y: 'shared' } },
     config: CONFIG,
   })
 }
@@ -228,7 +235,9 @@ export function lineChartSpec(chart: LineChart): Spec {
         encoding: { x, y: { field: 'y', type: 'quantitative', title: chart.yAxis }, color },
       },
     ],
-    config: CONFIG,
+    // One series per hasher: a column on the right stays inside the chart however many there are.
+    // The symbols in full colour, as the lines are, not as faint as the bands.
+    config: { legend: { orient: 'right', labelLimit: 0, symbolOpacity: 1 } },
   })
 }
 
@@ -238,7 +247,6 @@ export interface Strip {
   readonly value: number
   readonly low: number
   readonly high: number
-  /** Shared by the rows of one table, so their strips can be compared by eye. */
   readonly domain: readonly [number, number]
   /** A dashed mark at e.g. ratio 1. */
   readonly reference?: number

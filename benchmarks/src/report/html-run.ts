@@ -37,7 +37,7 @@ export function flagMeaning(flag: string): string | undefined {
 
 /** How to read every page: said once at the top, in the words the tables use. */
 export const READING_GUIDE = [
-  'Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better), with the 95 % bootstrap interval across rounds in brackets. The rounds column draws each round as a dot, the interval as a blue line and the median as an orange tick; a dashed line marks 1 where the figure is a ratio.',
+  'Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better), with the 95 % bootstrap interval across rounds in brackets. The rounds column draws each round as a dot, the interval as a blue line and the median as an orange tick, each row on its own scale; a dashed line marks 1 when it falls inside.',
   '"no difference": the interval covers 1, or the ratio is closer to 1 than the suite’s A/A noise floor. "undecided (n = k)": fewer than 5 rounds, too few to decide. Only a decided ratio is printed as a number.',
   'Rows shaded and marked ⚠ carry a flag saying not to read them as fact; each flag is explained under its table.',
 ]
@@ -58,18 +58,28 @@ function stripOf(row: Row): Omit<Strip, 'domain'> | undefined {
   return { rounds, value: row.value, ...medianInterval(rounds) }
 }
 
-/** One strip per row on a domain shared by the group, so the rows' spreads compare by eye. */
+/**
+ * One strip per row, each on its own scale (the rounds' spread is the point, and a group's figures can
+ * span 100×, which would squash every strip into a dot); the numbers beside it give the scale. The
+ * dashed line at 1 is drawn when it falls inside.
+ */
 async function stripCells(rows: readonly Row[]): Promise<HtmlCell[]> {
-  const strips = rows.map(stripOf)
-  const all = strips.flatMap((s) =>
-    s ? [...s.rounds, s.low, s.high, ...(s.reference === undefined ? [] : [s.reference])] : [],
-  )
-  const [min, max] = [Math.min(...all), Math.max(...all)]
-  const pad = (max - min) * 0.05 || Math.abs(max) * 0.05 || 1
   const cells: HtmlCell[] = []
-  for (const strip of strips) {
-    if (!strip) cells.push('')
-    else cells.push({ svg: await renderSvg(stripSpec({ ...strip, domain: [min - pad, max + pad] })) })
+  for (const strip of rows.map(stripOf)) {
+    if (!strip) {
+      cells.push('')
+      continue
+    }
+    const all = [...strip.rounds, strip.low, strip.high]
+    const [min, max] = [Math.min(...all), Math.max(...all)]
+    const pad = (max - min) * 0.1 || Math.abs(max) * 0.05 || 1
+    const domain = [min - pad, max + pad] as const
+    const inside =
+      strip.reference !== undefined && strip.reference >= domain[0] && strip.reference <= domain[1]
+    const { reference: _, ...rest } = strip
+    cells.push({
+      svg: await renderSvg(stripSpec({ ...rest, ...(inside ? { reference: strip.reference } : {}), domain })),
+    })
   }
   return cells
 }

@@ -60,7 +60,7 @@ dl.env dt{font-weight:600}dl.env dd{margin:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.4rem 0 .6rem;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
 th,td{border-bottom:1px solid #e4e4e4;padding:.25rem .6rem;text-align:right;vertical-align:middle}
-th:first-child,td:first-child{text-align:left}td.text{text-align:left}
+td{white-space:nowrap}th:first-child,td:first-child{text-align:left}td.text{text-align:left;white-space:normal}
 tr.flagged td{background:#fff4e0}tr.flagged td:first-child::before{content:"⚠ "}
 td svg{display:block}
 select{font:inherit;margin:0 .8rem 0 .3rem}details.pair{margin:.6rem 0}details.pair>summary{cursor:pointer}

@@ -173,9 +173,9 @@ function concurrencyChart(rows: readonly Row[], cores: number): SuiteChart | und
   const limit = `limit: cores ÷ hash time (${cores} cores)`
   for (const k of levels) points.push({ series: limit, x: k, y: Math.min(k, cores) })
   const spec = lineChartSpec({
-    title: 'Speed-up of K concurrent hashes over one hash alone',
+    title: 'Speed-up of K concurrent hashes over one hash alone (band: 95 % interval)',
     xAxis: 'K concurrent hashes',
-    yAxis: '× one hash alone (higher is better; band: 95 % interval)',
+    yAxis: 'speed-up (× one hash alone)',
     points,
     logX: true,
   })
