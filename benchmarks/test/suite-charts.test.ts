@@ -64,10 +64,17 @@ test('login: throughput and GET /health p99 on the same rows, in the left panelâ
   const [chart] = suiteCharts({ name: 'http', description: '', notes: [], rows }, 2)
   const svg = await renderSvg(chart?.spec as never)
   expect(svg).toContain('GET /health p99 meanwhile')
-  // Both panels list bcryptjs first (more logins/s): its 159 ms p99 bar is on the same row.
-  const labels = [...svg.matchAll(/>(bcrypt[^<]*)</g)].map((m) => m[1])
-  expect(labels.slice(0, 2)).toEqual(['bcryptjs (main thread)', 'bcrypt (native)'])
-  expect(labels.slice(2, 4)).toEqual(['bcryptjs (main thread)', 'bcrypt (native)'])
+  // Both panels list bcryptjs first (more logins/s): its 159 ms p99 bar is on its row, at its height.
+  const bars = [
+    ...svg.matchAll(
+      /aria-label="[^"]*label: ([^;]*); [^"]*value: ([\d.]+)[^"]*"[^>]*aria-roledescription="bar" d="M0,([\d.]+)/g,
+    ),
+  ]
+  const at = (label: string, value: string) => bars.find((b) => b[1] === label && b[2] === value)?.[3]
+  expect(bars).toHaveLength(4)
+  expect(at('bcryptjs (main thread)', '90')).toBe(at('bcryptjs (main thread)', '159'))
+  expect(at('bcrypt (native)', '70')).toBe(at('bcrypt (native)', '14'))
+  expect(Number(at('bcryptjs (main thread)', '90'))).toBeLessThan(Number(at('bcrypt (native)', '70')))
 })
 
 test('concurrency: speed-up per hasher against the min(K, cores) limit line', async () => {
