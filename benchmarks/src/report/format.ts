@@ -82,3 +82,23 @@ export function tableOf(rows: readonly Row[]): Table {
   ])
   return { headers, cells, flagged: rows.map((r) => r.flags.some(isWarning)) }
 }
+
+/** A row's state in one word: what the reader may conclude from it. */
+export function verdictWord(row: Row): string {
+  if (row.flags.some(isWarning)) return 'suspect'
+  if (row.flags.includes('A/A control')) return row.ratios[0]?.verdict === 'different' ? 'suspect' : 'control'
+  if (row.flags.includes('baseline')) return 'baseline'
+  if (row.flags.some((f) => f.startsWith('ceiling'))) return 'ceiling'
+  const q = row.ratios[0]
+  if (!q) return ''
+  if (q.verdict === 'undecided') return 'undecided'
+  if (q.verdict === 'no difference') return 'same'
+  return q.value > 1 ? 'better' : 'worse'
+}
+
+/** The first ratio with its interval, or the rounds it had when too few to decide. */
+export function ratioCell(row: Row): string {
+  const q = row.ratios[0]
+  if (!q || q.verdict === 'undecided') return q ? `n = ${q.rounds.length}` : ''
+  return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
+}

@@ -1,7 +1,7 @@
 import { styleText } from 'node:util'
 import type { SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
-import { formatNumber, groupRows, isWarning, tableOf } from './format.js'
+import { formatNumber, groupRows, ratioCell, tableOf, verdictWord } from './format.js'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -24,19 +24,6 @@ export interface TerminalOptions {
   readonly width?: number
 }
 
-/** A row's state in one word: what the reader may conclude from it. */
-export function verdictWord(row: Row): string {
-  if (row.flags.some(isWarning)) return 'suspect'
-  if (row.flags.includes('A/A control')) return row.ratios[0]?.verdict === 'different' ? 'suspect' : 'control'
-  if (row.flags.includes('baseline')) return 'baseline'
-  if (row.flags.some((f) => f.startsWith('ceiling'))) return 'ceiling'
-  const q = row.ratios[0]
-  if (!q) return ''
-  if (q.verdict === 'undecided') return 'undecided'
-  if (q.verdict === 'no difference') return 'same'
-  return q.value > 1 ? 'better' : 'worse'
-}
-
 /** Shortens text to `width` columns with an ellipsis; `--wide` prints it whole. */
 function fit(text: string, width: number): string {
   const chars = [...text]
@@ -56,12 +43,6 @@ export function wrap(text: string, width: number, indent: string): string[] {
   }
   if (line) lines.push(indent + line)
   return lines.map((l) => fit(l, width))
-}
-
-const ratioCell = (row: Row) => {
-  const q = row.ratios[0]
-  if (!q || q.verdict === 'undecided') return q ? `n = ${q.rounds.length}` : ''
-  return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
 }
 
 /**
