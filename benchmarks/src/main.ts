@@ -1,5 +1,5 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { isAuthlabError } from '@authlab/core'
@@ -7,6 +7,7 @@ import { installedVersion } from './discover/discovery.js'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
 import { renderComparison } from './report/compare.js'
+import { figureBlocks, regenerate } from './report/figures.js'
 import { writeReports } from './report/files.js'
 import { findRuns, renderIndexHtml } from './report/html-index.js'
 import { useColor } from './report/terminal.js'
@@ -35,6 +36,8 @@ const USAGE = `Usage:
                 [--format text|md|json]
   authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
+  authlab-bench figures [--from <results.json>] [--check]   (README figures, regenerated from the results
+                file their markers name; --from names another; --check only says whether they agree)
   authlab-bench report [<dir> | <run.json> ...]   (the index page of a results directory, default
                 benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
@@ -166,6 +169,48 @@ async function reportCommand(targets: readonly string[], startDir: string, io: I
   return EXIT.ok
 }
 
+/** The READMEs that may hold figures blocks: the repository's and every workspace package's. */
+function readmes(root: string): string[] {
+  const found = [join(root, 'README.md')]
+  for (const dir of ['packages', 'apps', 'tools']) {
+    if (!existsSync(join(root, dir))) continue
+    for (const name of readdirSync(join(root, dir)).sort()) {
+      const file = join(root, dir, name, 'README.md')
+      if (existsSync(file)) found.push(file)
+    }
+  }
+  return found.filter((file) => figureBlocks(readFileSync(file, 'utf8')).length > 0)
+}
+
+/**
+ * `figures`: every README figures block regenerated from the results file it names (`--from` names a
+ * newer one). `--check` writes nothing and exits 1 when a README disagrees with its file.
+ */
+function figuresCommand(
+  root: string,
+  startDir: string,
+  from: string | undefined,
+  check: boolean,
+  io: Io,
+): number {
+  const named = from === undefined ? undefined : relative(root, resolve(startDir, from))
+  if (named !== undefined && !existsSync(join(root, named)))
+    throw new UsageError(`--from: no such results file "${named}"`)
+  let stale = 0
+  for (const file of readmes(root)) {
+    const before = readFileSync(file, 'utf8')
+    const after = regenerate(before, file, root, (f) => readResults(join(root, f)), named)
+    if (after === before) continue
+    stale++
+    if (check) io.stderr(`${relative(root, file)} disagrees with its results file: run npm run figures\n`)
+    else {
+      writeFileSync(file, after)
+      io.stderr(`wrote ${relative(root, file)}\n`)
+    }
+  }
+  return check && stale > 0 ? EXIT.regression : EXIT.ok
+}
+
 /** The index compares with compare's defaults, so its verdicts are the ones CI would print. */
 const INDEX_COMPARE = { thresholdPct: 5, alpha: 0.01, absolute: false } as const
 
@@ -187,6 +232,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         format: { type: 'string' },
         absolute: { type: 'boolean', default: false },
         wide: { type: 'boolean', default: false },
+        from: { type: 'string' },
+        check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -198,6 +245,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
     const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
     if (positionals[0] === 'report') return await reportCommand(positionals.slice(1), startDir, io)
+    if (positionals[0] === 'figures')
+      return figuresCommand(io.root ?? resolve(PACKAGE_DIR, '..'), startDir, values.from, values.check, io)
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'
     const suites = selectSuites(

@@ -102,3 +102,9 @@ export function ratioCell(row: Row): string {
   if (!q || q.verdict === 'undecided') return q ? `n = ${q.rounds.length}` : ''
   return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
 }
+
+/** The runtime a row was measured in, when the run compared runtimes; rows without one ran in this Node. */
+export function runtimeOf(row: Row): string | undefined {
+  const runtime = (row as Row & { runtime?: unknown }).runtime
+  return typeof runtime === 'string' ? runtime : undefined
+}

@@ -3,7 +3,7 @@ import { medianInterval } from '../measure/stats.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { renderSvg, type Strip, stripSpec } from './charts.js'
-import { formatNumber, formatRatio, groupRows, isWarning, tableOf } from './format.js'
+import { formatNumber, formatRatio, groupRows, isWarning, runtimeOf, tableOf } from './format.js'
 import { type HtmlCell, type HtmlSection, type HtmlTable, renderHtml } from './html.js'
 import { suiteCharts } from './suite-charts.js'
 
@@ -41,12 +41,6 @@ export const READING_GUIDE = [
   '"no difference": the interval covers 1, or the ratio is closer to 1 than the suite’s A/A noise floor. "undecided (n = k)": fewer than 5 rounds, too few to decide. Only a decided ratio is printed as a number.',
   'Rows shaded and marked ⚠ carry a flag saying not to read them as fact; each flag is explained under its table.',
 ]
-
-/** The runtime a row was measured in, when the run compared runtimes; rows without one ran in this Node. */
-export function runtimeOf(row: Row): string | undefined {
-  const runtime = (row as Row & { runtime?: unknown }).runtime
-  return typeof runtime === 'string' ? runtime : undefined
-}
 
 /** The figures a row's strip draws: its first ratio's rounds, else its own per-round values. */
 function stripOf(row: Row): Omit<Strip, 'domain'> | undefined {

@@ -1,7 +1,7 @@
 import { styleText } from 'node:util'
 import type { SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
-import { formatNumber, groupRows, ratioCell, tableOf, verdictWord } from './format.js'
+import { formatNumber, groupRows, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -52,7 +52,9 @@ export function wrap(text: string, width: number, indent: string): string[] {
 function compactTable(rows: readonly Row[], width: number) {
   const baselines = [...new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))]
   const baseline = baselines.length > 1 ? 'each row’s own baseline (--wide names it)' : baselines[0]
-  const all = rows.map((r) => [r.label, formatNumber(r.value), ratioCell(r), verdictWord(r)])
+  // A row measured in another runtime says which, or the rows of one candidate would read alike.
+  const label = (r: Row) => (runtimeOf(r) ? `${r.label} · ${runtimeOf(r)}` : r.label)
+  const all = rows.map((r) => [label(r), formatNumber(r.value), ratioCell(r), verdictWord(r)])
   const keep = [0, 1, 2, 3].filter((i) => i < 2 || all.some((c) => c[i] !== ''))
   const pick = <T>(list: readonly T[]) => keep.map((i) => list[i] as T)
   const headers = pick(['candidate', rows[0]?.unit ?? '', '× [95 % interval]', 'verdict'])
