@@ -127,10 +127,15 @@ export function candidateFigures(
       q ? `× ${q.baseline}` : '',
       ratioCell(r),
       verdictWord(r),
+      KEY_DETAILS.filter((k) => r.details[k] !== undefined)
+        .map((k) => `${k} ${formatCell(r.details[k])}`)
+        .join(', '),
     ]
   })
-  const table = alignedTable(['suite · group', 'figure', 'ratio to', '[95 %]', 'verdict'], cells, (i) =>
-    [1, 3].includes(i),
+  const table = alignedTable(
+    ['suite · group', 'figure', 'ratio to', '[95 %]', 'verdict', 'also'],
+    cells,
+    (i) => [1, 3].includes(i),
   )
   const summary = `[all candidates](${join(toRoot, 'README.md')}#latest-figures)`
   return [
