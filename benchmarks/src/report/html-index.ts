@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { type CompareOptions, compareResults } from '../results/compare.js'
 import { type ResultsFile, readResults } from '../results/results.js'
@@ -8,7 +8,27 @@ import { escapeHtml, type HtmlCell, type HtmlTable, renderHtml, renderTable } fr
 /** A results file found under the directory: readable by `compare`, or the reason it is not. */
 export type IndexedRun =
   | { readonly file: string; readonly results: ResultsFile }
-  | { readonly file: string; readonly reason: string }
+  | { readonly file: string; readonly reason: string; readonly old?: OldRun }
+
+/** What an older results file still says about itself, read leniently: enough to list it. */
+interface OldRun {
+  readonly environment: Partial<ResultsFile['environment']>
+  readonly suites: readonly string[]
+}
+
+function readOld(file: string): OldRun | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as {
+      environment?: Partial<ResultsFile['environment']>
+      suites?: { name?: unknown }[]
+    }
+    if (!data.environment) return undefined
+    const suites = (data.suites ?? []).flatMap((s) => (typeof s.name === 'string' ? [s.name] : []))
+    return { environment: data.environment, suites }
+  } catch {
+    return undefined
+  }
+}
 
 /** Every `*.json` under `dir` (one level of subdirectories too, e.g. `results/stores/`), oldest first. */
 export function findRuns(dir: string): IndexedRun[] {
@@ -23,7 +43,8 @@ export function findRuns(dir: string): IndexedRun[] {
     try {
       return { file, results: readResults(file) }
     } catch (error) {
-      return { file, reason: (error as Error).message.replace(`${file}: `, '') }
+      const old = readOld(file)
+      return { file, reason: (error as Error).message.replace(`${file}: `, ''), ...(old ? { old } : {}) }
     }
   })
   // File names start with the run's date: their order is the runs' order.
@@ -94,20 +115,21 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
     return exists ? { href: `${stem}.html`, text: 'HTML report' } : { href: `${stem}.md`, text: 'Markdown' }
   }
   const table: HtmlTable = {
-    columns: ['run', 'date', 'commit', 'mode', 'suites', 'machine', 'load at start', 'report'],
+    columns: ['run', 'date', 'commit', 'mode', 'suites', 'machine', 'load at start', 'report', 'compare'],
     rows: runs.map((run) => {
       const name = relative(dir, run.file)
-      if (!('results' in run)) return [name, '', '', '', '', '', '', run.reason]
-      const { environment: env, run: how } = run.results
+      const env = 'results' in run ? run.results.environment : (run.old?.environment ?? {})
+      const suites = 'results' in run ? run.results.run.suites : (run.old?.suites ?? [])
       return [
         name,
-        env.date.slice(0, 16).replace('T', ' '),
-        `${env.commit.slice(0, 7)}${env.dirty ? '+dirty' : ''}`,
-        env.mode,
-        how.suites.join(', '),
-        `${env.cpu}, ${env.cores} cores, ${env.runtime}`,
-        env.loadAverage.join(' / '),
+        env.date?.slice(0, 16).replace('T', ' ') ?? '',
+        env.commit ? `${env.commit.slice(0, 7)}${env.dirty ? '+dirty' : ''}` : '',
+        env.mode ?? '',
+        suites.join(', '),
+        env.cpu ? `${env.cpu}, ${env.cores} cores, ${env.runtime}` : '',
+        env.loadAverage?.join(' / ') ?? '',
         link(run.file),
+        'results' in run ? 'yes' : run.reason,
       ]
     }),
   }
