@@ -25,6 +25,16 @@ describe('reporters (golden files; regenerate with `npx vitest run benchmarks -u
     expect(text).toContain('× vs crypto.randomUUID() [ref]')
   })
 
+  test('rows measured in several runtimes get a runtime column (Markdown, wide terminal) or name it (compact)', () => {
+    const rows = lag.rows.flatMap((row) => ['node', 'bun'].map((runtime) => ({ ...row, runtime })))
+    const runtimes = { ...results, suites: [{ ...lag, rows }] }
+    expect(renderMarkdown(runtimes, () => [])).toContain('| candidate | runtime | ms max delay |')
+    expect(renderMarkdown(runtimes, () => [])).toContain('| main-thread hasher | bun | 75 |')
+    expect(renderTerminal({ ...lag, rows }, { color: false, wide: false })).toContain(
+      'main-thread hasher · bun',
+    )
+  })
+
   test('number formatting', () => {
     expect(formatNumber(1234567.8)).toBe('1,234,568')
     expect(formatNumber(123.4)).toBe('123')

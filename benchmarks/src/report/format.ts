@@ -50,8 +50,9 @@ export interface Table {
 }
 
 /**
- * The one table layout every text reporter renders: candidate, value ± rme, samples, one column per
- * baseline, the details in the suite's order, then flags. Terminal and Markdown differ only in syntax.
+ * The one table layout every text reporter renders: candidate, runtime (when rows carry one), value ± rme,
+ * samples, one column per baseline, the details in the suite's order, then flags. Terminal and Markdown
+ * differ only in syntax.
  */
 export function tableOf(rows: readonly Row[]): Table {
   const baselines = [...new Set(rows.flatMap((r) => r.ratios.map((q) => q.baseline)))]
@@ -59,8 +60,11 @@ export function tableOf(rows: readonly Row[]): Table {
   const unit = rows[0]?.unit ?? ''
   const hasSpread = rows.some((r) => r.rme !== undefined)
   const hasRounds = rows.some((r) => r.rounds !== undefined || r.samples !== undefined)
+  // Rows measured in several runtimes say which, or one candidate's rows would read alike.
+  const hasRuntime = rows.some((r) => runtimeOf(r) !== undefined)
   const headers = [
     'candidate',
+    ...(hasRuntime ? ['runtime'] : []),
     unit,
     ...(hasSpread ? ['± rme'] : []),
     ...(hasRounds ? ['n'] : []),
@@ -70,6 +74,7 @@ export function tableOf(rows: readonly Row[]): Table {
   ]
   const cells = rows.map((r) => [
     r.label,
+    ...(hasRuntime ? [runtimeOf(r) ?? ''] : []),
     formatNumber(r.value),
     ...(hasSpread ? [r.rme === undefined ? '' : `${r.rme.toFixed(1)}%`] : []),
     ...(hasRounds ? [String(r.rounds?.length ?? r.samples ?? '')] : []),
