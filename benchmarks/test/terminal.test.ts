@@ -92,8 +92,8 @@ describe('progress', () => {
       clock += ms
     }
     expect(lines[0]).toMatch(/^\[ids 1\/4\] /)
-    expect(lines[1]).toMatch(/^\[ids 2\/4 · ~6s left\] /)
-    expect(lines[3]).toMatch(/^\[ids 4\/4 · ~2s left\] /)
+    expect(lines[1]).toMatch(/^\[ids 2\/4 · ~6s left at this pace\] /)
+    expect(lines[3]).toMatch(/^\[ids 4\/4 · ~2s left at this pace\] /)
     expect(lines.every((l) => [...l.trimEnd()].length <= 60)).toBe(true)
   })
 })
