@@ -48,10 +48,15 @@ function ratioBar(row: Row): Bar | undefined {
 }
 
 /** A bar of the row's own figure, with the interval of its rounds' median when it has rounds. */
-function valueBar(row: Row, value = row.value): Bar {
-  const rounds = value === row.value ? (row.rounds ?? []) : []
+function valueBar(row: Row): Bar {
+  const rounds = row.rounds ?? []
   const interval = rounds.length > 1 ? medianInterval(rounds) : undefined
-  return { label: row.label, value, ...(interval ?? {}), series: seriesOf(row), rounds }
+  return { label: row.label, value: row.value, ...(interval ?? {}), series: seriesOf(row), rounds }
+}
+
+/** A bar of one of the row's details (one figure per row: no rounds, no interval); 0 when absent. */
+function detailBar(row: Row, key: string): Bar {
+  return { label: row.label, value: numberDetail(row, key) ?? 0, series: seriesOf(row) }
 }
 
 const better = (row: Row | undefined) => (row?.higherIsBetter === false ? 'lower' : 'higher')
@@ -105,7 +110,7 @@ function idsChart(rows: readonly Row[]): SuiteChart | undefined {
     {
       title: 'Heap retained per surviving ID',
       axis: 'bytes per survivor (lower is better)',
-      bars: withHeap.map((row) => valueBar(row, numberDetail(row, 'heap B/survivor') ?? 0)),
+      bars: withHeap.map((row) => detailBar(row, 'heap B/survivor')),
     },
   )
   return { name: 'speed-and-heap', title: 'IDs/s and retained heap per survivor', spec }
@@ -125,7 +130,7 @@ function loginChart(group: string, rows: readonly Row[]): SuiteChart {
     {
       title: 'GET /health p99 meanwhile',
       axis: 'ms (lower is better)',
-      bars: rows.map((row) => valueBar(row, numberDetail(row, 'GET /health p99 ms') ?? 0)),
+      bars: rows.map((row) => detailBar(row, 'GET /health p99 ms')),
     },
   )
   return { name: slug(group), title: `${group}: throughput and GET /health p99`, spec }
@@ -144,7 +149,7 @@ function lagChart(group: string, rows: readonly Row[]): SuiteChart {
       title: 'p99 event-loop delay',
       axis: 'ms (lower is better)',
       bars: rows.map((row) => ({
-        ...valueBar(row, numberDetail(row, 'p99 delay ms') ?? 0),
+        ...detailBar(row, 'p99 delay ms'),
         series: `runs on ${bySeries(row)}`,
       })),
     },
