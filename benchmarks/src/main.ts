@@ -10,7 +10,7 @@ import { renderComparison } from './report/compare.js'
 import { figureBlocks, regenerate } from './report/figures.js'
 import { writeReports } from './report/files.js'
 import { findRuns, renderIndexHtml } from './report/html-index.js'
-import { useColor } from './report/terminal.js'
+import { COMPACT_WIDTH, useColor } from './report/terminal.js'
 import { compareResults } from './results/compare.js'
 import { readResults } from './results/results.js'
 import { ratioSpread } from './results/spread.js'
@@ -139,6 +139,11 @@ function spreadCommand(files: string[], io: Io): number {
   return EXIT.ok
 }
 
+/** A terminal narrower than 100 columns gets lines of its own width; anything else (a pipe, a file) 100. */
+function terminalWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  return stream.isTTY && stream.columns ? Math.min(COMPACT_WIDTH, stream.columns) : COMPACT_WIDTH
+}
+
 /** The files a run wrote, the charts counted rather than listed: one line each fits a terminal. */
 function wroteLines(files: readonly string[]): string {
   const charts = files.filter((f) => f.endsWith('.svg'))
@@ -265,9 +270,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       seed: seedOption(values.seed),
       toolVersions: toolVersions(),
       stdout: io.stdout,
-      progress: (suite) => stderrProgress(suite, io.stderr),
+      progress: (suite) => stderrProgress(suite, io.stderr, { width: terminalWidth(process.stderr) }),
       color: useColor(),
       wide: values.wide,
+      width: terminalWidth(process.stdout),
     })
     io.stderr(wroteLines(files))
     return EXIT.ok

@@ -30,6 +30,8 @@ export interface RunOptions {
   readonly color: boolean
   /** Every column in the terminal, instead of the compact table that fits 100 columns. */
   readonly wide?: boolean
+  /** The compact table's width (a narrower terminal's own); default 100. */
+  readonly width?: number
 }
 
 export interface RunOutput {
@@ -90,7 +92,13 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     const stamped = rows.map((row) => stamp(suite.name, row))
     const record = { name: suite.name, description: suite.description, notes, rows: stamped }
     records.push(record)
-    options.stdout(renderTerminal(record, { color: options.color, wide: options.wide ?? false }))
+    options.stdout(
+      renderTerminal(record, {
+        color: options.color,
+        wide: options.wide ?? false,
+        ...(options.width ? { width: options.width } : {}),
+      }),
+    )
   }
   const run = {
     command: [...options.command],

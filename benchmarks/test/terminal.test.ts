@@ -36,11 +36,15 @@ describe('compact terminal', () => {
     expect(runs.every((r) => r.results.format === RESULTS_FORMAT)).toBe(true)
   })
 
-  test.each([false, true])('every line of every real suite fits 100 columns (color %s)', (color) => {
+  test.each([
+    [COMPACT_WIDTH, false],
+    [COMPACT_WIDTH, true],
+    [80, false],
+  ])('every line of every real suite fits %i columns (color %s)', (width, color) => {
     for (const { file, results } of runs) {
       for (const suite of results.suites) {
-        const text = renderTerminal(suite, { color, wide: false })
-        const wide = text.split('\n').filter((l) => columns(l) > COMPACT_WIDTH)
+        const text = renderTerminal(suite, { color, wide: false, width })
+        const wide = text.split('\n').filter((l) => columns(l) > width)
         expect(wide, `${file} ${suite.name}`).toEqual([])
         // Every row is still there, each with its one-word verdict where it has a ratio.
         for (const row of suite.rows) expect(text).toContain(row.label.slice(0, 12))
