@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { main as calibrateMain } from '@authlab/calibrate/cli'
@@ -8,7 +9,10 @@ import { installedVersion } from '@authlab/workspace'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
 import { renderComparison } from './report/compare.js'
-import { useColor } from './report/terminal.js'
+import { figureBlocks, regenerate } from './report/figures.js'
+import { writeReports } from './report/files.js'
+import { findRuns, renderIndexHtml } from './report/html-index.js'
+import { COMPACT_WIDTH, useColor } from './report/terminal.js'
 import { compareResults } from './results/compare.js'
 import { readResults } from './results/results.js'
 import { ratioSpread } from './results/spread.js'
@@ -30,13 +34,18 @@ export interface Io {
 
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
-                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--rtt <duration>]
+                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--wide]
+                [--rtt <duration>]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
                 [--format text|md|json]
   authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
   authlab-bench calibrate --target 250ms [--concurrency 8] [--max-memory 64MiB] [--filter argon2] [--json <file>]
                 (hasher parameters for this machine: @authlab/calibrate's command; --help for its options)
+  authlab-bench figures [--from <results.json>] [--check]   (README figures, regenerated from the results
+                file their markers name; --from names another; --check only says whether they agree)
+  authlab-bench report [<dir> | <run.json> ...]   (the index page of a results directory, default
+                benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
 Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (about 3 minutes).
 Every micro suite runs interleaved rounds; a ratio is the median of per-round ratios with a 95 % interval, printed
@@ -46,6 +55,7 @@ as "no difference" inside the A/A control's noise floor and as "undecided (n = k
 --rtt         stretch suite: a simulated network round trip added to every call of row [2]'s remote scrypt
               helper, e.g. 30ms (whole ms, at most 5s); the row is labelled "simulated RTT 30 ms". Default: none
               (loopback, almost no network cost).
+--wide        prints every column of every table (default: candidate, figure, first ratio, verdict).
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
               npm run bench runs it, through turbo), at the repository root.
@@ -155,6 +165,86 @@ function spreadCommand(files: string[], io: Io): number {
   return EXIT.ok
 }
 
+/** A terminal narrower than 100 columns gets lines of its own width; anything else (a pipe, a file) 100. */
+function terminalWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  return stream.isTTY && stream.columns ? Math.min(COMPACT_WIDTH, stream.columns) : COMPACT_WIDTH
+}
+
+/** The files a run wrote, the charts counted rather than listed: one line each fits a terminal. */
+function wroteLines(files: readonly string[]): string {
+  const charts = files.filter((f) => f.endsWith('.svg'))
+  const others = files.filter((f) => !f.endsWith('.svg')).map((f) => `wrote ${f}\n`)
+  const dir = charts[0] ? dirname(charts[0]) : ''
+  return `${others.join('')}${charts.length ? `wrote ${charts.length} SVG charts beside them in ${dir}\n` : ''}`
+}
+
+/**
+ * `report`: a directory gets its index page (every run, and compare's verdicts for every pair); a
+ * results file gets its reports rebuilt beside it, e.g. after the report code changed.
+ */
+async function reportCommand(targets: readonly string[], startDir: string, io: Io): Promise<number> {
+  const paths =
+    targets.length > 0 ? targets.map((t) => resolve(startDir, t)) : [resolve(PACKAGE_DIR, 'results')]
+  for (const path of paths) {
+    if (path.endsWith('.json')) {
+      const files = await writeReports(readResults(path), dirname(path), basename(path, '.json'))
+      io.stderr(wroteLines(files))
+      continue
+    }
+    if (!existsSync(path) || !statSync(path).isDirectory())
+      throw new UsageError(`report takes a results directory or results files, got "${path}"`)
+    const file = join(path, 'index.html')
+    writeFileSync(file, renderIndexHtml(path, findRuns(path), INDEX_COMPARE))
+    io.stderr(`wrote ${file}\n`)
+  }
+  return EXIT.ok
+}
+
+/** The READMEs that may hold figures blocks: the repository's and every workspace package's. */
+function readmes(root: string): string[] {
+  const found = [join(root, 'README.md')]
+  for (const dir of ['packages', 'apps', 'tools']) {
+    if (!existsSync(join(root, dir))) continue
+    for (const name of readdirSync(join(root, dir)).sort()) {
+      const file = join(root, dir, name, 'README.md')
+      if (existsSync(file)) found.push(file)
+    }
+  }
+  return found.filter((file) => figureBlocks(readFileSync(file, 'utf8')).length > 0)
+}
+
+/**
+ * `figures`: every README figures block regenerated from the results file it names (`--from` names a
+ * newer one). `--check` writes nothing and exits 1 when a README disagrees with its file.
+ */
+function figuresCommand(
+  root: string,
+  startDir: string,
+  from: string | undefined,
+  check: boolean,
+  io: Io,
+): number {
+  const named = from === undefined ? undefined : relative(root, resolve(startDir, from))
+  if (named !== undefined && !existsSync(join(root, named)))
+    throw new UsageError(`--from: no such results file "${named}"`)
+  let stale = 0
+  for (const file of readmes(root)) {
+    const before = readFileSync(file, 'utf8')
+    const after = regenerate(before, file, root, (f) => readResults(join(root, f)), named)
+    if (after === before) continue
+    stale++
+    if (check) io.stderr(`${relative(root, file)} disagrees with its results file: run npm run figures\n`)
+    else {
+      writeFileSync(file, after)
+      io.stderr(`wrote ${relative(root, file)}\n`)
+    }
+  }
+  return check && stale > 0 ? EXIT.regression : EXIT.ok
+}
+
+/** The index compares with compare's defaults, so its verdicts are the ones CI would print. */
+const INDEX_COMPARE = { thresholdPct: 5, alpha: 0.01, absolute: false } as const
+
 /** The CLI without process globals, so tests can call it: returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   // calibrate has options of its own, so it is handed its arguments before this parser sees them.
@@ -175,6 +265,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         alpha: { type: 'string' },
         format: { type: 'string' },
         absolute: { type: 'boolean', default: false },
+        wide: { type: 'boolean', default: false },
+        from: { type: 'string' },
+        check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -184,9 +277,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (positionals[0] === 'compare') return compareCommand(positionals.slice(1), values, io)
     if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
+    const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
+    if (positionals[0] === 'report') return await reportCommand(positionals.slice(1), startDir, io)
+    if (positionals[0] === 'figures')
+      return figuresCommand(io.root ?? resolve(PACKAGE_DIR, '..'), startDir, values.from, values.check, io)
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'
-    const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
     const suites = selectSuites(
       SUITES,
       values.suite?.split(',').map((s) => s.trim()),
@@ -204,10 +300,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       simulatedRttMs: rttOption(values.rtt, suites),
       toolVersions: toolVersions(),
       stdout: io.stdout,
-      progress: (suite) => stderrProgress(suite, io.stderr),
+      progress: (suite) => stderrProgress(suite, io.stderr, { width: terminalWidth(process.stderr) }),
       color: useColor(),
+      wide: values.wide,
+      width: terminalWidth(process.stdout),
     })
-    for (const file of files) io.stderr(`wrote ${file}\n`)
+    io.stderr(wroteLines(files))
     return EXIT.ok
   } catch (error) {
     // Usage mistakes and bad input (unknown suite, empty filter, foreign results file) exit 2 with the reason.

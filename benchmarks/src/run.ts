@@ -3,8 +3,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
-import { renderMarkdown } from './report/markdown.js'
-import { renderSvg } from './report/svg.js'
+import { writeReports } from './report/files.js'
 import { renderTerminal } from './report/terminal.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
@@ -31,6 +30,10 @@ export interface RunOptions {
   readonly stdout: (text: string) => void
   readonly progress: (suite: string) => Progress
   readonly color: boolean
+  /** Every column in the terminal, instead of the compact table that fits 100 columns. */
+  readonly wide?: boolean
+  /** The compact table's width (a narrower terminal's own); default 100. */
+  readonly width?: number
 }
 
 export interface RunOutput {
@@ -71,7 +74,8 @@ export function resultsStem(date: string, commit: string): string {
 
 /**
  * Discovers, runs the suites one after another (never two timing workloads at once: on a
- * 2-core box a second one steals the first one's core), prints each suite's table, and writes the JSON, Markdown and one SVG per suite.
+ * 2-core box a second one steals the first one's core), prints each suite's table, and writes the JSON, the Markdown with one SVG per chart, and the
+ * self-contained HTML report.
  */
 export async function runBench(options: RunOptions): Promise<RunOutput> {
   const loaded = await loadCandidates(options.root, { files: options.candidateFiles ?? [] })
@@ -96,7 +100,13 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     const stamped = rows.map((row) => stamp(suite.name, row))
     const record = { name: suite.name, description: suite.description, notes, rows: stamped }
     records.push(record)
-    options.stdout(renderTerminal(record, options.color))
+    options.stdout(
+      renderTerminal(record, {
+        color: options.color,
+        wide: options.wide ?? false,
+        ...(options.width ? { width: options.width } : {}),
+      }),
+    )
   }
   const run = {
     command: [...options.command],
@@ -109,22 +119,8 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)
-  const files: string[] = []
-  const write = (name: string, text: string) => {
-    const file = join(options.outDir, name)
-    writeFileSync(file, text)
-    files.push(file)
-  }
-  write(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`)
-  const charted = new Set<string>()
-  for (const record of records) {
-    if (record.rows.length === 0) continue
-    write(`${stem}-${record.name}.svg`, renderSvg(record))
-    charted.add(record.name)
-  }
-  write(
-    `${stem}.md`,
-    renderMarkdown(results, (suite) => (charted.has(suite) ? `${stem}-${suite}.svg` : undefined)),
-  )
+  const json = join(options.outDir, `${stem}.json`)
+  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`)
+  const files = [json, ...(await writeReports(results, options.outDir, stem))]
   return { results, files }
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { readdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EXIT, main, rttOption, startDirectory } from '../src/main.js'
@@ -224,4 +224,37 @@ test('relative --out and --candidate paths: where the command was typed; from th
   const workspace = resolve(import.meta.dirname, '..')
   expect(startDirectory(workspace)).toBe(resolve(workspace, '..'))
   expect(startDirectory('/somewhere/else')).toBe('/somewhere/else')
+})
+
+describe('report and figures', () => {
+  test('report: a directory gets its index with the verdicts of each pair; a results file its reports', async () => {
+    const [a, b] = writeResultsPair(withFastRatios(roundsAround(2.5 / 1.1)))
+    const dir = resolve(a, '..')
+    const index = await cli(['report', dir])
+    expect(index).toMatchObject({ code: EXIT.ok, stderr: `wrote ${join(dir, 'index.html')}\n` })
+    const html = readFileSync(join(dir, 'index.html'), 'utf8')
+    expect(html).toContain('id="pair-0-1"')
+    expect(html).toMatch(/4 rows compared, 1 regression\(s\)/)
+    expect(html).toMatch(/<tr class="flagged"><td class="text">ids · IDs\/s · @authlab\/id-fast/)
+    const run = await cli(['report', b])
+    expect(run.code).toBe(EXIT.ok)
+    expect(readFileSync(join(dir, 'b.html'), 'utf8')).toContain('Synthetic CPU, 2 cores')
+    expect(run.stderr).toMatch(/wrote .*b\.md\nwrote .*b\.html\nwrote \d+ SVG charts beside them/)
+    expect((await cli(['report', join(dir, 'missing')])).code).toBe(EXIT.usage)
+  })
+
+  test('figures --check exits 1 while a README disagrees with its file; figures rewrites it', async () => {
+    const root = tempDir()
+    mkdirSync(join(root, 'benchmarks', 'results'), { recursive: true })
+    writeJson(join(root, 'benchmarks', 'results', 'run.json'), syntheticResults())
+    const readme = join(root, 'README.md')
+    writeFileSync(
+      readme,
+      '# x\n\n<!-- figures from benchmarks/results/run.json -->\nold\n<!-- /figures -->\n',
+    )
+    expect((await cli(['figures', '--check'], root)).code).toBe(EXIT.regression)
+    expect(await cli(['figures'], root)).toMatchObject({ code: EXIT.ok, stderr: 'wrote README.md\n' })
+    expect(readFileSync(readme, 'utf8')).toContain('| authlab fast &lt;&>')
+    expect((await cli(['figures', '--check'], root)).code).toBe(EXIT.ok)
+  })
 })

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { formatNumber } from '../src/report/format.js'
 import { renderMarkdown } from '../src/report/markdown.js'
-import { renderSvg } from '../src/report/svg.js'
 import { renderTerminal } from '../src/report/terminal.js'
 import { syntheticResults } from './fixtures.js'
 
@@ -11,34 +10,29 @@ if (!ids || !lag) throw new Error('fixture has two suites')
 
 describe('reporters (golden files; regenerate with `npx vitest run benchmarks -u` and review the diff)', () => {
   test('Markdown report', async () => {
-    const markdown = renderMarkdown(results, (suite) => `chart-${suite}.svg`)
+    const markdown = renderMarkdown(results, (suite) => [`chart-${suite}.svg`])
     await expect(markdown).toMatchFileSnapshot('./golden/report.golden.md')
   })
 
-  test('SVG chart of ratios with error whiskers', async () => {
-    await expect(renderSvg(ids)).toMatchFileSnapshot('./golden/ids.golden.svg')
-  })
-
-  test('SVG chart of raw values when a group has no baseline', async () => {
-    await expect(renderSvg(lag)).toMatchFileSnapshot('./golden/lag.golden.svg')
-  })
-
-  test('SVG escapes labels so a package name cannot break the XML', () => {
-    const svg = renderSvg(ids)
-    expect(svg).toContain('authlab fast &lt;&amp;&gt;')
-    expect(svg).not.toContain('<&>')
-  })
-
   test('flagged rows are marked in every reporter instead of being printed as fact', () => {
-    expect(renderMarkdown(results, () => undefined)).toContain('⚠ _randomInt \\| per char_')
-    expect(renderSvg(ids)).toContain('undecided (n = 3) (⚠)')
-    expect(renderTerminal(ids, true)).toContain('\u001b[33m')
+    expect(renderMarkdown(results, () => [])).toContain('⚠ _randomInt \\| per char_')
+    expect(renderTerminal(ids, { color: true, wide: false })).toContain('\u001b[33m')
   })
 
   test('terminal output without color is plain text', () => {
-    const text = renderTerminal(ids, false)
+    const text = renderTerminal(ids, { color: false, wide: true })
     expect(text).not.toContain('\u001b[')
     expect(text).toContain('× vs crypto.randomUUID() [ref]')
+  })
+
+  test('rows measured in several runtimes get a runtime column (Markdown, wide terminal) or name it (compact)', () => {
+    const rows = lag.rows.flatMap((row) => ['node', 'bun'].map((runtime) => ({ ...row, runtime })))
+    const runtimes = { ...results, suites: [{ ...lag, rows }] }
+    expect(renderMarkdown(runtimes, () => [])).toContain('| candidate | runtime | ms max delay |')
+    expect(renderMarkdown(runtimes, () => [])).toContain('| main-thread hasher | bun | 75 |')
+    expect(renderTerminal({ ...lag, rows }, { color: false, wide: false })).toContain(
+      'main-thread hasher · bun',
+    )
   })
 
   test('number formatting', () => {

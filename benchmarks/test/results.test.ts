@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { readResults, schemaErrors } from '../src/results/results.js'
 import { resultsStem, runBench } from '../src/run.js'
@@ -7,7 +7,7 @@ import { SUITES } from '../src/suites/index.js'
 import { silentProgress, syntheticResults, TINY, tempDir, tempWorkspace } from './fixtures.js'
 
 describe('results file', () => {
-  test('a real run over a temporary workspace writes JSON that matches the schema, plus Markdown and SVG', async () => {
+  test('a real run over a temporary workspace writes JSON that matches the schema, plus Markdown, SVG and HTML', async () => {
     const root = tempWorkspace()
     const out = tempDir()
     let printed = ''
@@ -27,11 +27,19 @@ describe('results file', () => {
       progress: silentProgress,
       color: false,
     })
-    expect(files.map((f) => f.slice(out.length + 1).replace(/^.*Z-\w+/, '<stem>'))).toEqual([
+    const names = files.map((f) => f.slice(out.length + 1).replace(/^.*Z-\w+/, '<stem>'))
+    expect(names).toEqual([
       '<stem>.json',
-      '<stem>-ids.svg',
+      '<stem>-ids-speed-and-heap.svg',
+      '<stem>-ids-ids-s.svg',
       '<stem>.md',
+      '<stem>.html',
     ])
+    // The Markdown links every chart written, and the HTML report inlines the same charts.
+    const markdown = readFileSync(files[3] ?? '', 'utf8')
+    for (const svg of files.filter((f) => f.endsWith('.svg'))) expect(markdown).toContain(basename(svg))
+    const html = readFileSync(files[4] ?? '', 'utf8')
+    expect(html.split('<figure class="chart"').length - 1).toBe(2)
     const json = JSON.parse(readFileSync(files[0] ?? '', 'utf8'))
     expect(schemaErrors(json)).toEqual([])
     expect(json).toEqual(JSON.parse(JSON.stringify(results)))

@@ -155,8 +155,8 @@ describe('--rtt: a simulated round trip, labelled in every output', () => {
     }
     const results = { ...syntheticResults(), suites: [record] }
     const label = '[2] scrypt: remote helper (simulated RTT 30 ms)'
-    expect(renderTerminal(record, false)).toContain(label)
-    expect(renderMarkdown(results, () => undefined)).toContain(label)
+    expect(renderTerminal(record, { color: false, wide: true })).toContain(label)
+    expect(renderMarkdown(results, () => [])).toContain(label)
     expect(JSON.stringify(results)).toContain(label)
   })
 })

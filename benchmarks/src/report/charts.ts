@@ -9,6 +9,8 @@ export interface Bar {
   readonly high?: number
   /** e.g. "measured", "baseline", "A/A control", "undecided", "INSECURE ceiling". */
   readonly series: string
+  /** The per-round figures the bar summarises, drawn as dots over it. */
+  readonly rounds?: readonly number[]
 }
 
 export interface BarChart {
@@ -33,39 +35,112 @@ export interface LineChart {
   readonly xAxis: string
   readonly yAxis: string
   readonly points: readonly LinePoint[]
+  /** A log₂ x axis spreads doubling levels (K = 1, 2, 8, 32) evenly. */
+  readonly logX?: boolean
 }
 
 // Okabe–Ito: distinguishable with the common colour-vision deficiencies.
 const PALETTE = ['#0072b2', '#999999', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#f0e442']
+/**
+ * Series every chart colours the same way, so a reader learns the legend once; any other series name
+ * takes the next free colour of the palette.
+ */
+export const SERIES = {
+  decided: 'decided',
+  same: 'no difference (within noise)',
+  undecided: 'undecided (< 5 rounds)',
+  baseline: 'baseline',
+  control: 'A/A control',
+  ceiling: 'INSECURE ceiling',
+  flagged: 'flagged ⚠ (see table)',
+} as const
+const SERIES_COLOURS: Record<string, string> = {
+  [SERIES.decided]: '#0072b2',
+  [SERIES.same]: '#56b4e9',
+  [SERIES.undecided]: '#bbbbbb',
+  [SERIES.baseline]: '#777777',
+  [SERIES.control]: '#009e73',
+  [SERIES.ceiling]: '#cc79a7',
+  [SERIES.flagged]: '#e69f00',
+}
+
+/** A colour scale over the series present, in first-seen order, with fixed colours for the known ones. */
+function colourScale(series: readonly string[]): { domain: string[]; range: string[] } {
+  const domain = [...new Set(series)]
+  const spare = PALETTE.filter((c) => !domain.some((s) => SERIES_COLOURS[s] === c))
+  let next = 0
+  const range = domain.map((s) => SERIES_COLOURS[s] ?? spare[next++ % spare.length] ?? '#000000')
+  return { domain, range }
+}
+
+/** Duplicate labels would share one band of the axis: the later ones get " (2)", " (3)". */
+function uniqueLabels<T extends { label: string }>(items: readonly T[]): T[] {
+  const seen = new Map<string, number>()
+  return items.map((item) => {
+    const n = (seen.get(item.label) ?? 0) + 1
+    seen.set(item.label, n)
+    return n === 1 ? item : { ...item, label: `${item.label} (${n})` }
+  })
+}
 const WIDTH = 520
 const ROW = 22
 
 type Spec = vl.TopLevelSpec
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json'
-const CONFIG = { legend: { orient: 'bottom' } }
+// Legend labels are never cut ("no difference (wit…" hid the very word that mattered).
+const CONFIG = { legend: { orient: 'bottom', labelLimit: 0, columns: 3 } }
 // The specs are assembled as plain data; vega-lite's compile checks them when they are rendered.
 const asSpec = (spec: object) => spec as unknown as Spec
 
 /**
- * Sorted horizontal bars with an axis, a legend by series, the interval as a whisker and an optional
- * reference line. Labels are never truncated (`labelLimit: 0`): the chart grows to fit them.
+ * Sorted horizontal bars with an axis, a legend by series, the interval as a whisker, the per-round
+ * figures as dots and an optional reference line. Labels are never truncated (`labelLimit: 0`): the
+ * chart grows to fit them.
  */
 export function barChartSpec(chart: BarChart): Spec {
-  return asSpec({ $schema: SCHEMA, ...barView(chart, WIDTH), config: CONFIG })
+  const order = sortedLabels(chart.bars)
+  return asSpec({ $schema: SCHEMA, ...barView(chart, WIDTH, order), config: CONFIG })
 }
 
-function barView(chart: BarChart, width: number): Record<string, unknown> {
-  const values = [...chart.bars]
-    .sort((a, b) => b.value - a.value)
-    .map((bar, order) => ({ ...bar, order, low: bar.low ?? bar.value, high: bar.high ?? bar.value }))
-  const y = { field: 'label', type: 'nominal', sort: null, axis: { labelLimit: 0, title: null } } as const
+/** Labels by decreasing value: the order of the rows in every panel that shares them. */
+function sortedLabels(bars: readonly Bar[]): string[] {
+  return uniqueLabels(bars)
+    .map((bar, i) => ({ bar, i }))
+    .sort((a, b) => b.bar.value - a.bar.value || a.i - b.i)
+    .map(({ bar }) => bar.label)
+}
+
+function barView(
+  chart: BarChart,
+  width: number,
+  order: readonly string[],
+  labels = true,
+): Record<string, unknown> {
+  const bars = uniqueLabels(chart.bars)
+  const rank = new Map(order.map((label, i) => [label, i]))
+  const values = bars
+    .map((bar) => ({ ...bar, low: bar.low ?? bar.value, high: bar.high ?? bar.value, rounds: undefined }))
+    .sort((a, b) => (rank.get(a.label) ?? 0) - (rank.get(b.label) ?? 0))
+  const dots = values.flatMap((bar) => {
+    const rounds = bars.find((b) => b.label === bar.label)?.rounds ?? []
+    return rounds.map((round) => ({ label: bar.label, round }))
+  })
+  // The y domain is given explicitly, so every layer (and a panel beside this one) keeps the same rows.
+  const y = {
+    field: 'label',
+    type: 'nominal',
+    sort: order,
+    scale: { domain: order },
+    axis: labels ? { labelLimit: 0, title: null } : { labels: false, ticks: false, title: null },
+  } as const
+  const colour = colourScale(values.map((v) => v.series))
   const layers: unknown[] = [
     {
       mark: 'bar',
       encoding: {
         y,
         x: { field: 'value', type: 'quantitative', title: chart.axis },
-        color: { field: 'series', type: 'nominal', title: null, scale: { range: PALETTE } },
+        color: { field: 'series', type: 'nominal', title: null, scale: colour },
         tooltip: [
           { field: 'label' },
           { field: 'value', format: '.3~g' },
@@ -79,6 +154,13 @@ function barView(chart: BarChart, width: number): Record<string, unknown> {
       encoding: { y, x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } },
     },
   ]
+  if (dots.length > 0) {
+    layers.push({
+      data: { values: dots },
+      mark: { type: 'point', filled: true, size: 14, color: '#222', opacity: 0.55 },
+      encoding: { y, x: { field: 'round', type: 'quantitative' } },
+    })
+  }
   if (chart.reference) {
     layers.push({
       data: { values: [chart.reference] },
@@ -109,10 +191,13 @@ function barView(chart: BarChart, width: number): Record<string, unknown> {
 
 /** Two bar charts side by side on the same rows: e.g. login throughput beside GET /health p99. */
 export function sideBySideSpec(left: BarChart, right: BarChart): Spec {
+  // Both panels list the rows in the left one's order: a row is read across, at one height.
+  const order = sortedLabels(left.bars)
   return asSpec({
     $schema: SCHEMA,
-    hconcat: [barView(left, WIDTH / 2), barView(right, WIDTH / 2)],
-    resolve: { scale: { color: 'shared' } },
+    // The right panel's rows are the left one's: its labels would only repeat them.
+    hconcat: [barView(left, WIDTH / 2, order), barView(right, WIDTH / 2, order, false)],
+    resolve: { scale: { color: 'shared', y: 'shared' } },
     config: CONFIG,
   })
 }
@@ -120,8 +205,20 @@ export function sideBySideSpec(left: BarChart, right: BarChart): Spec {
 /** One line per series with its interval band, e.g. speed-up vs K with a limit series. */
 export function lineChartSpec(chart: LineChart): Spec {
   const values = chart.points.map((p) => ({ ...p, low: p.low ?? p.y, high: p.high ?? p.y }))
-  const x = { field: 'x', type: 'quantitative', title: chart.xAxis } as const
-  const color = { field: 'series', type: 'nominal', title: null, scale: { range: PALETTE } } as const
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: chart.xAxis,
+    ...(chart.logX
+      ? { scale: { type: 'log', base: 2 }, axis: { values: [...new Set(values.map((p) => p.x))] } }
+      : {}),
+  } as const
+  const color = {
+    field: 'series',
+    type: 'nominal',
+    title: null,
+    scale: { range: [...PALETTE, '#000000', '#8c564b', '#7f7f7f', '#17becf'] },
+  } as const
   return asSpec({
     $schema: SCHEMA,
     title: chart.title,
@@ -138,7 +235,60 @@ export function lineChartSpec(chart: LineChart): Spec {
         encoding: { x, y: { field: 'y', type: 'quantitative', title: chart.yAxis }, color },
       },
     ],
-    config: CONFIG,
+    // One series per hasher: a column on the right stays inside the chart however many there are.
+    // The symbols in full colour, as the lines are, not as faint as the bands.
+    config: { legend: { orient: 'right', labelLimit: 0, symbolOpacity: 1 } },
+  })
+}
+
+/** One row's rounds as a strip: the interval as a line, the median as a tick, each round as a dot. */
+export interface Strip {
+  readonly rounds: readonly number[]
+  readonly value: number
+  readonly low: number
+  readonly high: number
+  readonly domain: readonly [number, number]
+  /** A dashed mark at e.g. ratio 1. */
+  readonly reference?: number
+}
+
+/** A small, axis-less strip plot for a table cell; its numbers are in the cells beside it. */
+export function stripSpec(strip: Strip): Spec {
+  const x = {
+    type: 'quantitative',
+    scale: { domain: [...strip.domain], nice: false, zero: false },
+    axis: null,
+  } as const
+  const layers: unknown[] = [
+    {
+      data: { values: [{ low: strip.low, high: strip.high }] },
+      mark: { type: 'rule', color: '#0072b2', strokeWidth: 3, opacity: 0.5 },
+      encoding: { x: { field: 'low', ...x }, x2: { field: 'high' } },
+    },
+    {
+      data: { values: strip.rounds.map((round) => ({ round })) },
+      mark: { type: 'point', filled: true, size: 16, color: '#222', opacity: 0.6 },
+      encoding: { x: { field: 'round', ...x } },
+    },
+    {
+      data: { values: [{ value: strip.value }] },
+      mark: { type: 'tick', color: '#d55e00', thickness: 2, size: 14 },
+      encoding: { x: { field: 'value', ...x } },
+    },
+  ]
+  if (strip.reference !== undefined) {
+    layers.unshift({
+      data: { values: [{ reference: strip.reference }] },
+      mark: { type: 'rule', strokeDash: [2, 2], color: '#999' },
+      encoding: { x: { field: 'reference', ...x } },
+    })
+  }
+  return asSpec({
+    $schema: SCHEMA,
+    width: 150,
+    height: 14,
+    layer: layers,
+    config: { view: { stroke: null } },
   })
 }
 

@@ -1,4 +1,4 @@
-import type { Comparison } from '../results/compare.js'
+import type { Change, Comparison } from '../results/compare.js'
 import type { Environment } from '../results/env.js'
 import type { ResultsFile } from '../results/results.js'
 import { formatNumber } from './format.js'
@@ -15,10 +15,23 @@ function sideLine(name: string, files: readonly ResultsFile[]): string {
 
 const signed = (pct: number) => `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`
 
-function verdictText(c: Comparison['changes'][number]): string {
+function verdictText(c: Change): string {
   if (c.decision === 'undecided') return `undecided (n = ${c.roundsBefore} vs ${c.roundsAfter})`
   return c.decision === 'regression' ? 'REGRESSION' : c.decision
 }
+
+/** A change as the cells every format prints: row, before → after, Δ, p, verdict. */
+export function changeCells(c: Change): string[] {
+  return [
+    c.key,
+    `${formatNumber(c.before)} → ${formatNumber(c.after)} ${c.unit}`,
+    signed(c.deltaPct),
+    c.p.toFixed(3),
+    verdictText(c),
+  ]
+}
+
+export const CHANGE_COLUMNS = ['row', 'before → after', 'Δ', 'p', 'verdict'] as const
 
 /** The comparison as text (terminal), Markdown (a CI comment) or JSON (a machine). */
 export function renderComparison(
@@ -35,21 +48,12 @@ export function renderComparison(
     return `${JSON.stringify({ before: environments(before), after: environments(after), ...comparison, regressions }, null, 2)}\n`
   }
   const sides = [sideLine('before', before), sideLine('after', after)]
-  const rows = comparison.changes.map((c) => ({
-    c,
-    cells: [
-      c.key,
-      `${formatNumber(c.before)} → ${formatNumber(c.after)} ${c.unit}`,
-      signed(c.deltaPct),
-      c.p.toFixed(3),
-      verdictText(c),
-    ],
-  }))
+  const rows = comparison.changes.map((c) => ({ c, cells: changeCells(c) }))
   if (format === 'md') {
     return [
       ...sides.map((s) => `- ${escapeCell(s)}`),
       '',
-      '| row | before → after | Δ | p | verdict |',
+      `| ${CHANGE_COLUMNS.join(' | ')} |`,
       '| :-- | --: | --: | --: | :-- |',
       ...rows.map(
         ({ c, cells }) =>

@@ -50,8 +50,9 @@ export interface Table {
 }
 
 /**
- * The one table layout every text reporter renders: candidate, value ± rme, samples, one column per
- * baseline, the details in the suite's order, then flags. Terminal and Markdown differ only in syntax.
+ * The one table layout every text reporter renders: candidate, runtime (when rows carry one), value ± rme,
+ * samples, one column per baseline, the details in the suite's order, then flags. Terminal and Markdown
+ * differ only in syntax.
  */
 export function tableOf(rows: readonly Row[]): Table {
   const baselines = [...new Set(rows.flatMap((r) => r.ratios.map((q) => q.baseline)))]
@@ -59,8 +60,11 @@ export function tableOf(rows: readonly Row[]): Table {
   const unit = rows[0]?.unit ?? ''
   const hasSpread = rows.some((r) => r.rme !== undefined)
   const hasRounds = rows.some((r) => r.rounds !== undefined || r.samples !== undefined)
+  // Rows measured in several runtimes say which, or one candidate's rows would read alike.
+  const hasRuntime = rows.some((r) => runtimeOf(r) !== undefined)
   const headers = [
     'candidate',
+    ...(hasRuntime ? ['runtime'] : []),
     unit,
     ...(hasSpread ? ['± rme'] : []),
     ...(hasRounds ? ['n'] : []),
@@ -70,6 +74,7 @@ export function tableOf(rows: readonly Row[]): Table {
   ]
   const cells = rows.map((r) => [
     r.label,
+    ...(hasRuntime ? [runtimeOf(r) ?? ''] : []),
     formatNumber(r.value),
     ...(hasSpread ? [r.rme === undefined ? '' : `${r.rme.toFixed(1)}%`] : []),
     ...(hasRounds ? [String(r.rounds?.length ?? r.samples ?? '')] : []),
@@ -81,4 +86,30 @@ export function tableOf(rows: readonly Row[]): Table {
     r.flags.join('; '),
   ])
   return { headers, cells, flagged: rows.map((r) => r.flags.some(isWarning)) }
+}
+
+/** A row's state in one word: what the reader may conclude from it. */
+export function verdictWord(row: Row): string {
+  if (row.flags.some(isWarning)) return 'suspect'
+  if (row.flags.includes('A/A control')) return row.ratios[0]?.verdict === 'different' ? 'suspect' : 'control'
+  if (row.flags.includes('baseline')) return 'baseline'
+  if (row.flags.some((f) => f.startsWith('ceiling'))) return 'ceiling'
+  const q = row.ratios[0]
+  if (!q) return ''
+  if (q.verdict === 'undecided') return 'undecided'
+  if (q.verdict === 'no difference') return 'same'
+  return q.value > 1 ? 'better' : 'worse'
+}
+
+/** The first ratio with its interval, or the rounds it had when too few to decide. */
+export function ratioCell(row: Row): string {
+  const q = row.ratios[0]
+  if (!q || q.verdict === 'undecided') return q ? `n = ${q.rounds.length}` : ''
+  return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
+}
+
+/** The runtime a row was measured in, when the run compared runtimes; rows without one ran in this Node. */
+export function runtimeOf(row: Row): string | undefined {
+  const runtime = (row as Row & { runtime?: unknown }).runtime
+  return typeof runtime === 'string' ? runtime : undefined
 }

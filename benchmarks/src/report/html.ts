@@ -1,72 +1,128 @@
 /**
- * One self-contained HTML page: inline CSS and inline SVG charts, no script, no CDN, no network. It
- * opens from disk, from an e-mail attachment or from a CI artefact exactly the same way.
+ * One self-contained HTML page: inline CSS and inline SVG charts, no CDN, no network. It opens from
+ * disk, from an e-mail attachment or from a CI artefact exactly the same way. Only a page that asks for
+ * it (the index of runs) carries a small inline script, and nothing it does reaches the network.
  */
 
+/** A table cell: text (escaped), an SVG made by charts.ts (inlined as is), or a relative link. */
+export type HtmlCell = string | { readonly svg: string } | { readonly href: string; readonly text: string }
+
 export interface HtmlTable {
+  readonly caption?: string
   readonly columns: readonly string[]
-  readonly rows: ReadonlyArray<ReadonlyArray<string>>
+  readonly rows: ReadonlyArray<ReadonlyArray<HtmlCell>>
+  /** Per body row: shown highlighted, because a flag says not to read it as fact. */
+  readonly flagged?: readonly boolean[]
+  /** Explanations right under this table: its flags, its noise floor. */
+  readonly notes?: readonly string[]
+}
+
+export interface HtmlChart {
+  readonly id: string
+  readonly title: string
+  /** Rendered by charts.ts's renderSvg. */
+  readonly svg: string
 }
 
 export interface HtmlSection {
+  readonly id?: string
   readonly heading: string
   readonly intro?: string
-  /** Rendered SVG charts (from charts.ts). */
-  readonly charts: readonly string[]
-  readonly table?: HtmlTable
-  /** Explanations shown under the table: flags, noise floors, skipped rows and why. */
+  readonly charts: readonly HtmlChart[]
+  readonly tables: readonly HtmlTable[]
+  /** Explanations shown under the tables: noise floors, skipped rows and why. */
   readonly notes: readonly string[]
+  /** Markup our own code built from escaped parts (the index's run picker), shown after the intro. */
+  readonly markup?: string
 }
 
 export interface HtmlPage {
   readonly title: string
   /** The environment, shown first: CPU, cores, OS, runtimes, commit, date, load. */
   readonly environment: ReadonlyArray<readonly [string, string]>
+  /** How to read the page, shown after the environment. */
+  readonly legend?: readonly string[]
   readonly sections: readonly HtmlSection[]
+  /** Inline script for a page that needs one (the index's run picker); no page loads one from elsewhere. */
+  readonly script?: string
 }
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
 
 const STYLE = `
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1b1b1b}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.6rem}h2{margin-top:2.4rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
 dl.env{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;background:#f6f6f6;padding:.8rem 1rem;border-radius:6px}
-dl.env dt{font-weight:600}dl.env dd{margin:0}
-table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}
-th,td{border-bottom:1px solid #e4e4e4;padding:.25rem .6rem;text-align:right}th:first-child,td:first-child{text-align:left}
-figure{margin:1rem 0;overflow-x:auto}ul.notes{color:#444}`
+dl.env dt{font-weight:600}dl.env dd{margin:0;overflow-wrap:anywhere}
+.legend{background:#fbfbf3;border-left:4px solid #e69f00;padding:.4rem 1rem;margin:1rem 0}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;margin:.4rem 0 .6rem;font-variant-numeric:tabular-nums}
+caption{text-align:left;font-weight:600;padding:.3rem 0}
+th,td{border-bottom:1px solid #e4e4e4;padding:.25rem .6rem;text-align:right;vertical-align:middle}
+td{white-space:nowrap}th:first-child,td:first-child{text-align:left}td.text{text-align:left;white-space:normal}
+tr.flagged td{background:#fff4e0}tr.flagged td:first-child::before{content:"⚠ "}
+td svg{display:block}
+select{font:inherit;margin:0 .8rem 0 .3rem}details.pair{margin:.6rem 0}details.pair>summary{cursor:pointer}
+figure{margin:1rem 0;overflow-x:auto}figcaption{font-weight:600;margin-bottom:.3rem}
+ul.notes{color:#444;margin-top:.2rem}`
 
 /** The page as one string. Every text is escaped; only the SVGs, made by our own renderer, are inlined. */
 export function renderHtml(page: HtmlPage): string {
   const environment = page.environment
     .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
     .join('')
+  const legend = page.legend?.length
+    ? `<div class="legend">${page.legend.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`
+    : ''
   const sections = page.sections.map(renderSection).join('\n')
+  const script = page.script ? `<script>${page.script.replaceAll('</', '<\\/')}</script>` : ''
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(page.title)}</title><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(page.title)}</h1>
 <dl class="env">${environment}</dl>
+${legend}
 ${sections}
-</body></html>
+${script}</body></html>
 `
 }
 
+const notesList = (notes: readonly string[] | undefined) =>
+  notes?.length ? `<ul class="notes">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>` : ''
+
 function renderSection(section: HtmlSection): string {
+  const id = section.id ? ` id="${escapeHtml(section.id)}"` : ''
   const intro = section.intro ? `<p>${escapeHtml(section.intro)}</p>` : ''
-  const charts = section.charts.map((svg) => `<figure>${svg}</figure>`).join('')
-  const table = section.table ? renderTable(section.table) : ''
-  const notes = section.notes.length
-    ? `<ul class="notes">${section.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`
-    : ''
-  return `<section><h2>${escapeHtml(section.heading)}</h2>${intro}${charts}${table}${notes}</section>`
+  const charts = section.charts
+    .map(
+      (c) =>
+        `<figure class="chart" id="${escapeHtml(c.id)}"><figcaption>${escapeHtml(c.title)}</figcaption>${c.svg}</figure>`,
+    )
+    .join('')
+  const tables = section.tables.map(renderTable).join('')
+  const markup = section.markup ?? ''
+  return `<section${id}><h2>${escapeHtml(section.heading)}</h2>${intro}${markup}${charts}${tables}${notesList(section.notes)}</section>`
 }
 
-function renderTable({ columns, rows }: HtmlTable): string {
-  const head = `<tr>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`
-  const body = rows
-    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+function renderCell(cell: HtmlCell): string {
+  if (typeof cell !== 'string') {
+    if ('svg' in cell) return `<td class="strip">${cell.svg}</td>`
+    return `<td class="text"><a href="${escapeHtml(cell.href)}">${escapeHtml(cell.text)}</a></td>`
+  }
+  // Numbers align right; words (labels, flags, params) read better from the left.
+  const text = /^[\d\s.,×–[\]%+-]*$/.test(cell) ? '' : ' class="text"'
+  return `<td${text}>${escapeHtml(cell)}</td>`
+}
+
+export function renderTable(table: HtmlTable): string {
+  const caption = table.caption ? `<caption>${escapeHtml(table.caption)}</caption>` : ''
+  const head = `<tr>${table.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`
+  const body = table.rows
+    .map((row, i) => {
+      const cls = table.flagged?.[i] ? ' class="flagged"' : ''
+      return `<tr${cls}>${row.map(renderCell).join('')}</tr>`
+    })
     .join('')
-  return `<table><thead>${head}</thead><tbody>${body}</tbody></table>`
+  return `<div class="scroll"><table>${caption}<thead>${head}</thead><tbody>${body}</tbody></table></div>${notesList(table.notes)}`
 }

@@ -18,10 +18,10 @@ function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
   ]
 }
 
-/** The report: environment, then per suite its description, tables, notes and chart. */
+/** The report: environment, then per suite its description, charts, tables and notes. */
 export function renderMarkdown(
   results: ResultsFile,
-  chartFile: (suite: string) => string | undefined,
+  chartFiles: (suite: string) => readonly string[],
 ): string {
   const env = results.environment
   const out = [
@@ -33,8 +33,7 @@ export function renderMarkdown(
   ]
   for (const suite of results.suites) {
     out.push('', `## ${suite.name}`, '', suite.description)
-    const chart = chartFile(suite.name)
-    if (chart) out.push('', `![${suite.name} chart](${chart})`)
+    for (const chart of chartFiles(suite.name)) out.push('', `![${suite.name} chart](${chart})`)
     for (const [group, rows] of groupRows(suite.rows))
       out.push('', `### ${group}`, '', ...markdownTable(rows))
     if (suite.notes.length > 0) out.push('', ...suite.notes.map((n) => `- ${n}`))

@@ -1,6 +1,7 @@
 import { styleText } from 'node:util'
 import type { SuiteRecord } from '../results/results.js'
-import { groupRows, tableOf } from './format.js'
+import type { Row } from '../types.js'
+import { formatNumber, groupRows, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -13,20 +14,94 @@ export function useColor(
   return env.NO_COLOR === undefined && stream.isTTY === true
 }
 
-/** One aligned table per group; noisy rows in yellow, flags dimmed, headers bold. */
-export function renderTerminal(suite: SuiteRecord, color: boolean): string {
+/** The compact tables fit this many columns: a default terminal is 80–100 wide, and wrapped tables are unreadable. */
+export const COMPACT_WIDTH = 100
+
+export interface TerminalOptions {
+  readonly color: boolean
+  /** Every column (rme, rounds, each baseline, every detail, flags) instead of the compact four. */
+  readonly wide: boolean
+  readonly width?: number
+}
+
+/** Shortens text to `width` columns with an ellipsis; `--wide` prints it whole. */
+function fit(text: string, width: number): string {
+  const chars = [...text]
+  return chars.length <= width ? text : `${chars.slice(0, Math.max(width - 1, 1)).join('')}…`
+}
+
+/** Breaks prose at spaces so no line is longer than `width` (the notes are paragraphs). */
+export function wrap(text: string, width: number, indent: string): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word
+    if ([...indent, ...next].length > width && line) {
+      lines.push(indent + line)
+      line = word
+    } else line = next
+  }
+  if (line) lines.push(indent + line)
+  return lines.map((l) => fit(l, width))
+}
+
+/**
+ * candidate, figure, first ratio with its interval, verdict; the label gives way to the figures. A
+ * column no row fills (a suite without ratios) is left out.
+ */
+function compactTable(rows: readonly Row[], width: number) {
+  const baselines = [...new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))]
+  const baseline = baselines.length > 1 ? 'each row’s own baseline (--wide names it)' : baselines[0]
+  // A row measured in another runtime says which, or the rows of one candidate would read alike.
+  const label = (r: Row) => (runtimeOf(r) ? `${r.label} · ${runtimeOf(r)}` : r.label)
+  const all = rows.map((r) => [label(r), formatNumber(r.value), ratioCell(r), verdictWord(r)])
+  const keep = [0, 1, 2, 3].filter((i) => i < 2 || all.some((c) => c[i] !== ''))
+  const pick = <T>(list: readonly T[]) => keep.map((i) => list[i] as T)
+  const headers = pick(['candidate', rows[0]?.unit ?? '', '× [95 % interval]', 'verdict'])
+  const cells = all.map(pick)
+  const figures = headers
+    .slice(1)
+    .map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i + 1] ?? '').length)))
+  const labelWidth = Math.max(12, width - 2 - figures.reduce((a, b) => a + b + 2, 0))
+  return {
+    baseline,
+    headers,
+    cells: cells.map(([label, ...rest]) => [fit(label ?? '', labelWidth), ...rest]),
+    flagged: rows.map((r) => verdictWord(r) === 'suspect'),
+  }
+}
+
+/**
+ * One aligned table per group; suspect rows in yellow, notes dimmed, headers bold. By default the
+ * compact columns fit 100 columns; `wide` prints every column.
+ */
+export function renderTerminal(suite: SuiteRecord, options: TerminalOptions): string {
+  const width = options.width ?? COMPACT_WIDTH
   // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
   const paint = (style: Style, text: string) =>
-    color ? styleText(style, text, { validateStream: false }) : text
-  const lines = [paint(['bold', 'cyan'], `\n${suite.name}: ${suite.description}`)]
+    options.color ? styleText(style, text, { validateStream: false }) : text
+  const heading = `${suite.name}: ${suite.description}`
+  const lines = [
+    '',
+    ...(options.wide ? [heading] : wrap(heading, width, '')).map((l) => paint(['bold', 'cyan'], l)),
+  ]
   for (const [group, rows] of groupRows(suite.rows)) {
-    const { headers, cells, flagged } = tableOf(rows)
-    const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)))
+    const table = options.wide ? { ...tableOf(rows), baseline: undefined } : compactTable(rows, width)
+    const { headers, cells, flagged } = table
+    const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => [...(c[i] ?? '')].length)))
     const line = (cols: readonly string[]) =>
-      cols.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
-    lines.push(paint('bold', `  ${group}`), `  ${paint('bold', line(headers))}`)
+      cols
+        .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd()
+    const title = table.baseline ? `${group} · × vs ${table.baseline}` : group
+    lines.push(paint('bold', options.wide ? `  ${title}` : fit(`  ${title}`, width)))
+    lines.push(`  ${paint('bold', line(headers))}`)
     lines.push(...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`))
   }
-  for (const note of suite.notes) lines.push(paint('dim', `  note: ${note}`))
+  const notes = options.wide
+    ? suite.notes.map((n) => `  note: ${n}`)
+    : suite.notes.flatMap((n) => wrap(`note: ${n}`, width, '  '))
+  lines.push(...notes.map((n) => paint('dim', n)))
   return `${lines.join('\n')}\n`
 }

@@ -14,6 +14,22 @@ const CHROMIUM_ARGS = [
 ]
 
 /**
+ * Starts the installed browser headless through puppeteer-core (no browser download), with the flags
+ * above for Chromium. Other code that drives a page (e.g. a test of an HTML report) starts it here too.
+ * @param {{ browser: 'chrome' | 'firefox', executable: string }} runtime
+ * @param {{ timeoutMs: number }} options
+ */
+export function launchBrowser(runtime, { timeoutMs }) {
+  return puppeteer.launch({
+    browser: runtime.browser,
+    executablePath: runtime.executable,
+    headless: true,
+    args: runtime.browser === 'chrome' ? CHROMIUM_ARGS : [],
+    protocolTimeout: timeoutMs,
+  })
+}
+
+/**
  * Bundles `entry` for the browser (esbuild, one ES module, nothing fetched from a CDN), serves it on
  * 127.0.0.1 and calls its default export in a headless page driven by puppeteer-core over the
  * installed browser (CDP for Chromium, WebDriver BiDi for Firefox: no browser download).
@@ -46,13 +62,7 @@ export async function runInBrowser(runtime, entry, input, { timeoutMs }) {
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
   const address = /** @type {import('node:net').AddressInfo} */ (server.address())
-  const browser = await puppeteer.launch({
-    browser: runtime.browser,
-    executablePath: runtime.executable,
-    headless: true,
-    args: runtime.browser === 'chrome' ? CHROMIUM_ARGS : [],
-    protocolTimeout: timeoutMs,
-  })
+  const browser = await launchBrowser(runtime, { timeoutMs })
   try {
     const page = await browser.newPage()
     page.setDefaultTimeout(timeoutMs)

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { runInBrowser } from './browser.mjs'
 import { installRuntimes, VENDOR } from './install.mjs'
 
+export { launchBrowser } from './browser.mjs'
 export { installRuntimes } from './install.mjs'
 
 const HOST = fileURLToPath(new URL('./host.mjs', import.meta.url))

@@ -1,0 +1,190 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { type CompareOptions, compareResults } from '../results/compare.js'
+import { type ResultsFile, readResults } from '../results/results.js'
+import { CHANGE_COLUMNS, changeCells } from './compare.js'
+import { escapeHtml, type HtmlCell, type HtmlTable, renderHtml, renderTable } from './html.js'
+
+/** A results file found under the directory: readable by `compare`, or the reason it is not. */
+export type IndexedRun =
+  | { readonly file: string; readonly results: ResultsFile }
+  | { readonly file: string; readonly reason: string; readonly old?: OldRun }
+
+/** What an older results file still says about itself, read leniently: enough to list it. */
+interface OldRun {
+  readonly environment: Partial<ResultsFile['environment']>
+  readonly suites: readonly string[]
+}
+
+function readOld(file: string): OldRun | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as {
+      environment?: Partial<ResultsFile['environment']>
+      suites?: { name?: unknown }[]
+    }
+    if (!data.environment) return undefined
+    const suites = (data.suites ?? []).flatMap((s) => (typeof s.name === 'string' ? [s.name] : []))
+    return { environment: data.environment, suites }
+  } catch {
+    return undefined
+  }
+}
+
+/** Every `*.json` under `dir` (one level of subdirectories too, e.g. `results/stores/`), oldest first. */
+export function findRuns(dir: string): IndexedRun[] {
+  const files: string[] = []
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) {
+      for (const inner of readdirSync(path).sort()) if (inner.endsWith('.json')) files.push(join(path, inner))
+    } else if (name.endsWith('.json')) files.push(path)
+  }
+  const runs = files.map((file): IndexedRun => {
+    try {
+      return { file, results: readResults(file) }
+    } catch (error) {
+      const old = readOld(file)
+      return { file, reason: (error as Error).message.replace(`${file}: `, ''), ...(old ? { old } : {}) }
+    }
+  })
+  // File names start with the run's date: their order is the runs' order.
+  return runs.sort(
+    (a, b) =>
+      a.file
+        .split('/')
+        .at(-1)
+        ?.localeCompare(b.file.split('/').at(-1) ?? '') ?? 0,
+  )
+}
+
+const describe = (r: ResultsFile) =>
+  `${r.environment.date.slice(0, 16).replace('T', ' ')} · ${r.environment.commit.slice(0, 7)}${r.environment.dirty ? '+dirty' : ''} · ${r.environment.mode} · ${r.run.suites.join(',')}`
+
+/** The compare verdicts of two runs as a table, in the same cells as `authlab-bench compare`. */
+function pairTable(before: ResultsFile, after: ResultsFile, options: CompareOptions): HtmlTable {
+  const comparison = compareResults([before], [after], options)
+  const regressions = comparison.changes.filter((c) => c.decision === 'regression').length
+  return {
+    caption: `${comparison.changes.length} rows compared, ${regressions} regression(s)`,
+    columns: CHANGE_COLUMNS,
+    rows: [
+      ...comparison.changes.map((c) => changeCells(c)),
+      ...comparison.onlyBefore.map((k) => [k, 'only before', '', '', '']),
+      ...comparison.onlyAfter.map((k) => [k, 'only after', '', '', '']),
+    ],
+    flagged: comparison.changes.map((c) => c.decision === 'regression'),
+  }
+}
+
+// Opens the chosen pair's precomputed verdicts; without script every pair stays listed below, closed.
+const PICKER_SCRIPT = `
+const before = document.getElementById('before'), after = document.getElementById('after')
+const message = document.getElementById('pick-message')
+function show() {
+  const [i, j] = [Number(before.value), Number(after.value)].sort((x, y) => x - y)
+  for (const d of document.querySelectorAll('details.pair')) d.open = false
+  if (i === j) { message.textContent = 'Choose two different runs.'; return }
+  const pair = document.getElementById('pair-' + i + '-' + j)
+  if (!pair) { message.textContent = 'These two runs share no suite.'; return }
+  message.textContent = ''
+  pair.open = true
+  pair.scrollIntoView()
+}
+before.addEventListener('change', show)
+after.addEventListener('change', show)
+`
+
+/**
+ * The index of a results directory: every run with its environment and a link to its report, and the
+ * compare verdicts of every pair of runs, computed now by `compare`'s own code (the older run is
+ * "before"). One self-contained file: the picker is a few lines of inline script over the precomputed
+ * tables, and the page reads the same without it.
+ */
+export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], options: CompareOptions): string {
+  const current = runs.filter((r): r is Extract<IndexedRun, { results: ResultsFile }> => 'results' in r)
+  const link = (file: string): HtmlCell => {
+    const stem = relative(dir, file).replace(/\.json$/, '')
+    const html = `${file.replace(/\.json$/, '')}.html`
+    const exists = (() => {
+      try {
+        return statSync(html).isFile()
+      } catch {
+        return false
+      }
+    })()
+    return exists ? { href: `${stem}.html`, text: 'HTML report' } : { href: `${stem}.md`, text: 'Markdown' }
+  }
+  const table: HtmlTable = {
+    columns: ['run', 'date', 'commit', 'mode', 'suites', 'machine', 'load at start', 'report', 'compare'],
+    rows: runs.map((run) => {
+      const name = relative(dir, run.file)
+      const env = 'results' in run ? run.results.environment : (run.old?.environment ?? {})
+      const suites = 'results' in run ? run.results.run.suites : (run.old?.suites ?? [])
+      return [
+        name,
+        env.date?.slice(0, 16).replace('T', ' ') ?? '',
+        env.commit ? `${env.commit.slice(0, 7)}${env.dirty ? '+dirty' : ''}` : '',
+        env.mode ?? '',
+        suites.join(', '),
+        env.cpu ? `${env.cpu}, ${env.cores} cores, ${env.runtime}` : '',
+        env.loadAverage?.join(' / ') ?? '',
+        link(run.file),
+        'results' in run ? 'yes' : run.reason,
+      ]
+    }),
+  }
+  const pairs: string[] = []
+  for (let i = 0; i < current.length; i++) {
+    for (let j = i + 1; j < current.length; j++) {
+      const [a, b] = [current[i] as (typeof current)[number], current[j] as (typeof current)[number]]
+      if (!a.results.run.suites.some((s) => b.results.run.suites.includes(s))) continue
+      const summary = `${describe(a.results)} → ${describe(b.results)}`
+      pairs.push(
+        `<details class="pair" id="pair-${i}-${j}"><summary>${escapeHtml(summary)}</summary>${renderTable(pairTable(a.results, b.results, options))}</details>`,
+      )
+    }
+  }
+  const options_ = (selected: number) =>
+    current
+      .map(
+        (r, i) =>
+          `<option value="${i}"${i === selected ? ' selected' : ''}>${escapeHtml(describe(r.results))}</option>`,
+      )
+      .join('')
+  const picker =
+    current.length >= 2
+      ? `<p><label>before<select id="before">${options_(current.length - 2)}</select></label><label>after<select id="after">${options_(current.length - 1)}</select></label><span id="pick-message"></span></p>${pairs.join('')}`
+      : `<p>${current.length} run(s) in the current format: two are needed to compare.</p>`
+  return renderHtml({
+    title: `authlab benchmarks — ${runs.length} results files in ${dir.split('/').slice(-2).join('/')}`,
+    environment: [
+      ['runs', `${current.length} comparable, ${runs.length - current.length} in an older format`],
+      [
+        'compare rule',
+        `Mann–Whitney U over the per-round ratios; a regression needs p < ${options.alpha} and a change beyond ${options.thresholdPct} %`,
+      ],
+    ],
+    sections: [
+      {
+        id: 'runs',
+        heading: 'Runs',
+        intro:
+          'Each run’s environment and its report. A file in an older format is listed with the reason compare refuses it.',
+        charts: [],
+        tables: [table],
+        notes: [],
+      },
+      {
+        id: 'compare',
+        heading: 'Compare two runs',
+        intro:
+          'Choose two runs: the older one is “before”. Each row’s first ratio is compared round by round, exactly as `authlab-bench compare` does; every pair is listed below.',
+        charts: [],
+        tables: [],
+        notes: [],
+        markup: picker,
+      },
+    ],
+    ...(current.length >= 2 ? { script: PICKER_SCRIPT } : {}),
+  })
+}

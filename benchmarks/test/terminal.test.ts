@@ -1,0 +1,103 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, test } from 'vitest'
+import { stderrProgress, timeLeftMs } from '../src/measure/progress.js'
+import { COMPACT_WIDTH, renderTerminal, useColor } from '../src/report/terminal.js'
+import { RESULTS_FORMAT, type ResultsFile, readResults } from '../src/results/results.js'
+import { syntheticResults } from './fixtures.js'
+
+const HERE = fileURLToPath(new URL('.', import.meta.url))
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
+const columns = (line: string) => [...line.replace(ANSI, '')].length
+
+/** Real runs: the recorded ids runs and every committed run in the current format. */
+function realRuns(): { file: string; results: ResultsFile }[] {
+  const dirs = [join(HERE, 'recorded'), join(HERE, '..', 'results')]
+  return dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(dir, f))
+      .flatMap((file) => {
+        try {
+          return [{ file, results: readResults(file) }]
+        } catch {
+          return [] // an older format: its rows lack what the terminal prints now
+        }
+      }),
+  )
+}
+
+describe('compact terminal', () => {
+  const runs = realRuns()
+
+  test('real runs in the current format are at hand', () => {
+    expect(runs.length).toBeGreaterThanOrEqual(3)
+    expect(runs.every((r) => r.results.format === RESULTS_FORMAT)).toBe(true)
+  })
+
+  test.each([
+    [COMPACT_WIDTH, false],
+    [COMPACT_WIDTH, true],
+    [80, false],
+  ])('every line of every real suite fits %i columns (color %s)', (width, color) => {
+    for (const { file, results } of runs) {
+      for (const suite of results.suites) {
+        const text = renderTerminal(suite, { color, wide: false, width })
+        const wide = text.split('\n').filter((l) => columns(l) > width)
+        expect(wide, `${file} ${suite.name}`).toEqual([])
+        // Every row is still there, each with its one-word verdict where it has a ratio.
+        for (const row of suite.rows) expect(text).toContain(row.label.slice(0, 12))
+      }
+    }
+  })
+
+  test('--wide prints every column: baselines, details and flags', () => {
+    const [ids] = syntheticResults().suites
+    if (!ids) throw new Error('fixture has an ids suite')
+    const wide = renderTerminal(ids, { color: false, wide: true })
+    const compact = renderTerminal(ids, { color: false, wide: false })
+    expect(wide).toContain('ns/ID')
+    expect(wide).toContain('measurement error: above its limit')
+    expect(compact).not.toContain('ns/ID')
+    expect(compact).toMatch(/randomInt \| per char .* suspect/)
+    expect(compact).toMatch(/authlab fast <&> .*2\.50 \[[\d.]+–[\d.]+\]\s+better/)
+  })
+
+  test('colour follows NO_COLOR and FORCE_COLOR, then whether stdout is a terminal', () => {
+    expect(useColor({ isTTY: true }, {})).toBe(true)
+    expect(useColor({ isTTY: false }, {})).toBe(false)
+    expect(useColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false)
+    expect(useColor({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true)
+    expect(useColor({ isTTY: true }, { NO_COLOR: '1', FORCE_COLOR: '1' })).toBe(true)
+    expect(useColor({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(true)
+    expect(useColor({ isTTY: false }, { FORCE_COLOR: '0' })).toBe(false)
+  })
+})
+
+describe('progress', () => {
+  test('time left follows the pace of the recent steps, not of the whole suite', () => {
+    // 80 quick rounds of 0.5 s, then slow steps of 5 s (the retained-heap measurements).
+    const durations = [...Array.from({ length: 80 }, () => 500), 5_000, 5_000, 5_000]
+    // The whole suite's mean pace would say 7 × 0.67 s ≈ 4.7 s for the 7 steps left.
+    const left = timeLeftMs(durations, 7) as number
+    expect(left).toBeGreaterThan(7 * 1_500)
+    expect(timeLeftMs([], 10)).toBeUndefined()
+    expect(timeLeftMs([1_000, 1_000, 1_000], 4)).toBe(4_000)
+  })
+
+  test('lines carry the measured estimate and never exceed the width', () => {
+    let clock = 0
+    const lines: string[] = []
+    const progress = stderrProgress('ids', (l) => lines.push(l), { now: () => clock, width: 60 })
+    progress.plan(4)
+    for (const ms of [2_000, 2_000, 2_000, 0]) {
+      progress.step(`round · ${'a very long candidate label '.repeat(3)}`)
+      clock += ms
+    }
+    expect(lines[0]).toMatch(/^\[ids 1\/4\] /)
+    expect(lines[1]).toMatch(/^\[ids 2\/4 · ~6s left at this pace\] /)
+    expect(lines[3]).toMatch(/^\[ids 4\/4 · ~2s left at this pace\] /)
+    expect(lines.every((l) => [...l.trimEnd()].length <= 60)).toBe(true)
+  })
+})
