@@ -1,5 +1,7 @@
+import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import type { TestFunction } from '../test-function.js'
 
 /**
  * Runs `build` as on a host that refuses code generation from strings (edge runtimes, a strict
@@ -41,4 +43,31 @@ export function idsInFreshNode(
   return JSON.parse(
     execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }),
   ) as FreshProcessIds
+}
+
+/**
+ * Registers one test per build (ESM and CommonJS, from the package's `dist/`): in a fresh `node
+ * --disallow-code-generation-from-strings` the build imports, reports its no-codegen path in
+ * `info.wraps` and makes two distinct well-formed IDs; without the flag (the control) it takes the
+ * code-generating path, so the test sees the switch and not a package that never generates code.
+ */
+export function buildWithoutCodeGenerationChecks(
+  test: TestFunction,
+  dist: URL,
+  idPattern: RegExp,
+  marker = 'no code generation',
+): void {
+  const builds = {
+    ESM: { esm: new URL('esm/index.js', dist) },
+    CommonJS: { cjs: new URL('cjs/index.js', dist) },
+  }
+  for (const [format, build] of Object.entries(builds)) {
+    test(`${format} build imports and generates under node --disallow-code-generation-from-strings`, () => {
+      const refused = idsInFreshNode(build, ['--disallow-code-generation-from-strings'])
+      assert.ok(refused.wraps.includes(marker), `info.wraps "${refused.wraps}" does not name ${marker}`)
+      for (const id of refused.ids) assert.match(id, idPattern)
+      assert.notEqual(refused.ids[0], refused.ids[1])
+      assert.ok(!idsInFreshNode(build, []).wraps.includes(marker), 'the control took the no-codegen path too')
+    })
+  }
 }
