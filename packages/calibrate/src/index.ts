@@ -175,18 +175,25 @@ const SCRYPT_FLOORS: ReadonlyArray<readonly [ln: number, p: number]> = [
 ]
 
 /**
- * RFC 7914 §2: memory is 128·r·N bytes and time grows with N·p. N is set as large as the memory
- * allows (a memory-hard function is strongest when it uses the memory), then p fine-tunes the time
- * linearly, which doubling N cannot.
+ * RFC 7914 §2: memory is 128·r·N bytes and time grows with N·p. N starts as large as the memory allows
+ * (a memory-hard function is strongest when it uses the memory), at the OWASP lanes floor for that N;
+ * if that is already too slow, the next OWASP row of equal defence (smaller N, more lanes, less time)
+ * is tried, as RFC 9106 §4 lowers argon2's memory. Then p fine-tunes the time linearly, which
+ * doubling N cannot.
  */
 async function searchScrypt(ctx: SearchContext): Promise<void> {
   const r = 8
-  const ln = Math.floor(Math.log2(ctx.maxMemory / (128 * r)))
-  const floor = SCRYPT_FLOORS.find(([floorLn]) => floorLn <= ln)
-  if (!floor) return void (await ctx.measure({ ln: 13, r, p: 10 }))
-  const usableLn = Math.min(ln, 20)
-  const pFloor = usableLn >= 17 ? 1 : floor[1]
-  return tuneLinear(ctx, (p) => ({ ln: usableLn, r, p }), pFloor)
+  const maxLn = Math.min(20, Math.floor(Math.log2(ctx.maxMemory / (128 * r))))
+  const rows = SCRYPT_FLOORS.filter(([ln]) => ln <= maxLn)
+  if (rows.length === 0) return void (await ctx.measure({ ln: 13, r, p: 10 }))
+  // Above OWASP's N=2^17 row, p=1 already exceeds every floor.
+  const start: readonly (readonly [number, number])[] = maxLn > 17 ? [[maxLn, 1], ...rows] : rows
+  for (const [ln, p] of start) {
+    const first = await ctx.measure({ ln, r, p })
+    if (first.medianMs <= ctx.targetMs * (1 + TOLERANCE)) {
+      return tuneLinear(ctx, (lanes) => ({ ln, r, p: lanes }), p, 1, first)
+    }
+  }
 }
 
 /** RFC 8018 §5.2: time is linear in the iteration count; OWASP's floor for SHA-256 is 600,000. */

@@ -69,13 +69,22 @@ test('scrypt (RFC 7914): N as large as memory allows, OWASP lanes floor for that
     maxMemory: 64 * 1024 * 1024,
   })
   expect(result).toMatchObject({ met: true, params: { ln: 16, r: 8, p: 5 } })
-  const tight = await calibrate({
-    ...modelled('scrypt', ({ ln, p }) => 2 ** ((ln as number) - 16) * 50 * (p as number)),
-    targetMs: 10,
-    maxMemory: 64 * 1024 * 1024,
-  })
-  expect(tight.params.p).toBe(2) // OWASP: N=2^16 needs p ≥ 2
+})
+
+test('scrypt: when the largest N is too slow at its floor, the next OWASP row of equal defence', async () => {
+  // N=2^16 p=2 takes 340 ms here; N=2^15 p=3, OWASP's next row, takes 255 ms.
+  const model = modelled('scrypt', ({ ln, p }) => 2 ** ((ln as number) - 16) * 170 * (p as number))
+  const result = await calibrate({ ...model, targetMs: 250, maxMemory: 64 * 1024 * 1024 })
+  expect(result).toMatchObject({ met: true, params: { ln: 15, r: 8, p: 3 } })
+  const tight = await calibrate({ ...model, targetMs: 10, maxMemory: 64 * 1024 * 1024 })
   expect(tight.met).toBe(false)
+  expect(tight.reason).toMatch(/OWASP's minimum/)
+  // Every configuration tried is one of OWASP's rows or above it: N·p never below 2^13·10.
+  for (const m of tight.tried) {
+    const { ln, p } = m.params as { ln: number; p: number }
+    expect(2 ** ln * p).toBeGreaterThanOrEqual(2 ** 13 * 10)
+    expect(p).toBeGreaterThanOrEqual(({ 16: 2, 15: 3, 14: 5, 13: 10 } as Record<number, number>)[ln] ?? 1)
+  }
 })
 
 test('concurrency counts queueing: 4 logins at once on one modelled core take 4× as long each', async () => {
