@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { RUNTIMES } from '@authlab/workspace'
 import { runInBrowser } from './browser.mjs'
 import { installRuntimes, VENDOR } from './install.mjs'
 
@@ -15,8 +16,9 @@ const HOST = fileURLToPath(new URL('./host.mjs', import.meta.url))
  * @typedef {{ ok: true, runtime: Runtime } | { ok: false, id: string, reason: string }} Resolved
  */
 
-/** The six runtimes, in table order. Node is the one running this process. */
-export const RUNTIME_IDS = ['node', 'node24', 'bun', 'deno', 'chromium', 'firefox']
+/** The six runtimes, in table order (the registry's list, which strategy manifests claim from). Node
+ * is the one running this process. */
+export const RUNTIME_IDS = RUNTIMES
 
 /**
  * Finds a runtime's executable. A missing one is a reason, never a silent drop: the caller reports
