@@ -4,7 +4,7 @@ import { discoverPackages as discoverWorkspace, loadPackages } from '@authlab/wo
 import { median } from '../measure/stats.js'
 import type { SuiteRecord } from '../results/results.js'
 import type { Budget, Progress, Row, Suite } from '../types.js'
-import { PORTABLE_SUITES, type PortableSuite } from './groups.js'
+import { groupsFor, PORTABLE_SUITES, type PortableSuite } from './groups.js'
 import { measureRuntime, type RuntimeOutcome } from './measure.js'
 
 /** `--runtime node,bun`: the ids, checked against the runtimes tools/runtimes can start. */
@@ -57,6 +57,7 @@ export async function runAcrossRuntimes(options: {
   // A package that does not load on this Node is already reported by the bench's own discovery.
   const loaded = outcomes.flatMap((o) => (o.ok ? [o.pkg] : []))
   const progress = options.progress('runtimes')
+  progress.plan(options.runtimes.reduce((n, id) => n + groupsFor(id, suites, loaded).length, 0))
   const results: RuntimeOutcome[] = []
   for (const id of options.runtimes) {
     const outcome = await measureRuntime(id, suites, loaded, {
