@@ -25,9 +25,10 @@ export interface Group {
 }
 
 const EMAIL = 'bench@example.com'
-// Every derivation gets a salt of its own (a counter before the email): Firefox's Web Crypto returns
-// a repeated PBKDF2 derivation with identical inputs about 14× faster than a fresh one, which would
-// be timed as speed.
+// Every derivation gets a salt of its own (a random tag per candidate, then a counter; the A/A
+// control is the same code and must not replay its twin's inputs): Firefox's Web Crypto returns a
+// repeated PBKDF2 derivation with identical inputs about 14× faster than a fresh one, which would be
+// timed as speed.
 const PASSWORD = JSON.stringify(BENCH_PASSWORD)
 /** onepw fixes its parameters (KeyServerProtocol "stretch-KDF"): 20,000 PBKDF2 iterations, scrypt N=2^16. */
 const ONEPW_PBKDF2 = { iterations: 20_000 }
@@ -170,8 +171,8 @@ function stretchGroups(claiming: readonly LoadedPackage[], runtime: string): Gro
         id: pkg.name,
         label: `[1] ${displayName}`,
         module: pkg.name,
-        setup: `return { kdf: m.createHasher(${JSON.stringify(options)}), n: 0 }`,
-        call: `s.kdf.derive(${PASSWORD}, ${JSON.stringify(EMAIL)} + s.n++, 32)`,
+        setup: `return { kdf: m.createHasher(${JSON.stringify(options)}), salt: crypto.randomUUID(), n: 0 }`,
+        call: `s.kdf.derive(${PASSWORD}, s.salt + s.n++, 32)`,
       }),
     )
   const groups = withBaseline(
@@ -193,8 +194,8 @@ function stretchGroups(claiming: readonly LoadedPackage[], runtime: string): Gro
           label: `${row} scrypt: ${displayName}`,
           module: chain.name,
           // The scrypt backend is imported where the entry runs; a bundler follows the literal import.
-          setup: `const { createHasher } = await import(${JSON.stringify(pkg.name)}); return { chain: m.createStretcher({ scrypt: createHasher(${JSON.stringify(options)}) }), n: 0 }`,
-          call: `s.chain.stretch(s.n++ + ${JSON.stringify(EMAIL)}, ${PASSWORD}, new Uint8Array(32).fill(0x5a))`,
+          setup: `const { createHasher } = await import(${JSON.stringify(pkg.name)}); return { chain: m.createStretcher({ scrypt: createHasher(${JSON.stringify(options)}) }), tag: crypto.randomUUID().slice(0, 8), n: 0 }`,
+          call: `s.chain.stretch(s.tag + s.n++ + ${JSON.stringify(EMAIL)}, ${PASSWORD}, new Uint8Array(32).fill(0x5a))`,
         }
       })
     const native = `${chain.name}+${NATIVE_HASHERS.scrypt}`

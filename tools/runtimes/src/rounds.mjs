@@ -44,13 +44,13 @@ async function batchSize(/** @type {Candidate} */ candidate, /** @type {number} 
  * @param {Candidate[]} candidates
  * @param {RoundOptions} options
  * @returns {Promise<{ runtime: { name: string, version: string }, gc: ReturnType<typeof collectGarbage>,
- *   rates: Record<string, number[]>, lagMs: Record<string, number>, opMs: Record<string, number> }>}
+ *   rates: Record<string, (number | null)[]>, lagMs: Record<string, number>, opMs: Record<string, number> }>}
  */
 export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe = false }) {
   /** @type {Record<string, number>} */
   const sizes = {}
   for (const c of candidates) sizes[c.id] = await batchSize(c, minBatchMs)
-  /** @type {Record<string, number[]>} */
+  /** @type {Record<string, (number | null)[]>} */
   const rates = Object.fromEntries(candidates.map((c) => [c.id, []]))
   let gc = collectGarbage()
   for (let round = 0; round < rounds; round++) {
@@ -61,7 +61,10 @@ export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe =
       const n = /** @type {number} */ (sizes[c.id])
       const start = performance.now()
       await repeat(c, n)
-      rates[c.id]?.push((n * 1000) / (performance.now() - start))
+      const ms = performance.now() - start
+      // A batch the clock did not see (a coarsened timer, a cached answer) is no rate: null, which
+      // the caller's per-round ratios leave out, never Infinity.
+      rates[c.id]?.push(ms > 0 ? (n * 1000) / ms : null)
     }
   }
   /** @type {Record<string, number>} */
