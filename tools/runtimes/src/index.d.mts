@@ -6,9 +6,11 @@ export type Resolved = { ok: true; runtime: Runtime } | { ok: false; id: string;
 export declare const RUNTIME_IDS: readonly string[]
 export declare function installRuntimes(options?: { quiet?: boolean }): void
 export declare function resolveRuntime(id: string): Resolved
+/** The entry's JSON result: its shape is the entry's own, which callers know and this module does not. */
 export declare function runInRuntime(
   runtime: Runtime,
   entry: string,
   input: unknown,
   options?: { timeoutMs?: number },
+  // biome-ignore lint/suspicious/noExplicitAny: the result is whatever JSON the caller's entry returns
 ): Promise<any>

@@ -1,6 +1,6 @@
+export { nearMiss } from './assertions.js'
 export * from './checks.js'
 export * from './event-loop.js'
 export * from './options.js'
 export * from './suite.js'
 export * from './vectors.js'
-export { nearMiss } from './assertions.js'
