@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { main } from '../src/main.js'
 import { QUICK } from '../src/measure/budget.js'
+import { runningRuntime } from '../src/results/env.js'
 import { schemaErrors } from '../src/results/results.js'
 import { mergeRuntimes, parseRuntimes, runAcrossRuntimes } from '../src/runtimes/across.js'
 import type { RuntimeOutcome } from '../src/runtimes/measure.js'
@@ -95,6 +96,12 @@ describe('merging runtimes', () => {
       ['a@node', 1],
       ['a@bun', 3],
     ])
+  })
+
+  test('the environment names the runtime running the harness by its own version field', () => {
+    expect(runningRuntime({ ...process.versions, bun: '1.4.5' })).toBe('bun 1.4.5')
+    expect(runningRuntime({ ...process.versions, deno: '2.9.6' })).toBe('deno 2.9.6')
+    expect(runningRuntime(process.versions)).toBe(`node ${process.version}`)
   })
 
   test('measured runsOn is only judged on a call long enough for a 1 ms timer', () => {

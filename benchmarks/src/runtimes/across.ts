@@ -79,7 +79,8 @@ export function mergeRuntimes(
   const ran = results.flatMap((r) => (r.ok ? [r] : []))
   const records: SuiteRecord[] = suites.map((suite) => ({
     name: suite.name,
-    description: `${suite.description} Across runtimes: ${ran.map((r) => r.label).join(', ') || 'none started'}.`,
+    // Not the Node suite's description: here every runtime runs the shared rounds loop in wall time.
+    description: `The ${suite.name} candidates inside each runtime (${ran.map((r) => r.label).join(', ') || 'none started'}): median rate over interleaved, reshuffled rounds (wall time), per-round ratios to that runtime's own baseline, an A/A control and a measured runsOn each.`,
     notes: [
       ...results.map((r) => (r.ok ? `${r.id}: ${r.label}` : `${r.id}: skipped: ${r.reason}`)),
       ...ran.flatMap((r) => r.notes),
