@@ -17,6 +17,7 @@ import { compareResults } from './results/compare.js'
 import { readResults } from './results/results.js'
 import { ratioSpread } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
+import { parseRuntimes } from './runtimes/across.js'
 import { SUITES } from './suites/index.js'
 import type { Suite } from './types.js'
 
@@ -35,7 +36,7 @@ export interface Io {
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
                 [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--wide]
-                [--rtt <duration>]
+                [--rtt <duration>] [--runtime node,node24,bun,deno,chromium,firefox]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
                 [--format text|md|json]
   authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)
@@ -51,6 +52,10 @@ Suites run one after another; the default is ids,hash,lag,concurrency,stretch in
 Every micro suite runs interleaved rounds; a ratio is the median of per-round ratios with a 95 % interval, printed
 as "no difference" inside the A/A control's noise floor and as "undecided (n = k)" with fewer than 5 rounds.
 --filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).
+--runtime     runs the ids, hash and stretch suites inside each listed runtime (default: this Node only) and merges
+              them into one results file: every row names its runtime, ratios divide by that runtime's own
+              baseline, and a "runtimes" table sets the same candidate side by side. A runtime that cannot
+              start is listed as skipped with its reason.
 --candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable).
 --rtt         stretch suite: a simulated network round trip added to every call of row [2]'s remote scrypt
               helper, e.g. 30ms (whole ms, at most 5s); the row is labelled "simulated RTT 30 ms". Default: none
@@ -255,6 +260,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       allowPositionals: true,
       options: {
         suite: { type: 'string' },
+        runtime: { type: 'string' },
         filter: { type: 'string' },
         full: { type: 'boolean', default: false },
         out: { type: 'string' },
@@ -290,6 +296,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const { files } = await runBench({
       root: io.root ?? resolve(PACKAGE_DIR, '..'),
       suites,
+      runtimes: parseRuntimes(values.runtime),
       filter: values.filter,
       candidateFiles: (values.candidate ?? []).map((file) => resolve(startDir, file)),
       mode,

@@ -4,15 +4,18 @@ import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
 import { writeReports } from './report/files.js'
-import { renderTerminal } from './report/terminal.js'
+import { renderTerminal, type TerminalOptions } from './report/terminal.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
+import { runAcrossRuntimes } from './runtimes/across.js'
 import type { Budget, Progress, Row, Suite, SuiteRow } from './types.js'
 
 export interface RunOptions {
   /** The workspace root whose packages are discovered. */
   readonly root: string
   readonly suites: readonly Suite[]
+  /** `--runtime`: run the portable suites inside each of these runtimes instead of this Node only. */
+  readonly runtimes?: readonly string[]
   readonly filter?: string
   /** User modules given with `--candidate`, benchmarked beside the packages. */
   readonly candidateFiles?: readonly string[]
@@ -72,17 +75,19 @@ export function resultsStem(date: string, commit: string): string {
   return `${date.slice(0, 19).replaceAll(':', '')}Z-${commit.slice(0, 7)}`
 }
 
-/**
- * Discovers, runs the suites one after another (never two timing workloads at once: on a
- * 2-core box a second one steals the first one's core), prints each suite's table, and writes the JSON, the Markdown with one SVG per chart, and the
- * self-contained HTML report.
- */
-export async function runBench(options: RunOptions): Promise<RunOutput> {
-  const loaded = await loadCandidates(options.root, { files: options.candidateFiles ?? [] })
-  const candidates = filterCandidates(loaded.candidates, options.filter)
-  const { skipped, discovered } = loaded
-  for (const s of skipped) options.progress('discovery').note(`skipped ${s.name}: ${s.reason}`)
-  const environment = captureEnvironment(options.root, discovered, options.mode, options.toolVersions)
+function terminalOptions(options: RunOptions): TerminalOptions {
+  return {
+    color: options.color,
+    wide: options.wide ?? false,
+    ...(options.width ? { width: options.width } : {}),
+  }
+}
+
+/** The suites on this Node, one after another, each table printed as it finishes. */
+async function runSuites(
+  options: RunOptions,
+  candidates: Parameters<Suite['run']>[0],
+): Promise<SuiteRecord[]> {
   const cores = availableParallelism()
   const records: SuiteRecord[] = []
   for (const suite of options.suites) {
@@ -100,13 +105,35 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     const stamped = rows.map((row) => stamp(suite.name, row))
     const record = { name: suite.name, description: suite.description, notes, rows: stamped }
     records.push(record)
-    options.stdout(
-      renderTerminal(record, {
-        color: options.color,
-        wide: options.wide ?? false,
-        ...(options.width ? { width: options.width } : {}),
-      }),
-    )
+    options.stdout(renderTerminal(record, terminalOptions(options)))
+  }
+  return records
+}
+
+/**
+ * Discovers, runs the suites one after another (never two timing workloads at once: on a 2-core box a
+ * second one steals the first one's core), on this Node or on each `--runtime`, prints each suite's
+ * table, and writes the JSON, the Markdown with one SVG per chart, and the self-contained HTML report.
+ */
+export async function runBench(options: RunOptions): Promise<RunOutput> {
+  const loaded = await loadCandidates(options.root, { files: options.candidateFiles ?? [] })
+  const candidates = filterCandidates(loaded.candidates, options.filter)
+  const { discovered } = loaded
+  const skipped = [...loaded.skipped]
+  for (const s of skipped) options.progress('discovery').note(`skipped ${s.name}: ${s.reason}`)
+  const baseEnvironment = captureEnvironment(options.root, discovered, options.mode, options.toolVersions)
+  const records: SuiteRecord[] = []
+  let environment: typeof baseEnvironment = baseEnvironment
+  if (options.runtimes) {
+    const across = await runAcrossRuntimes({ ...options, runtimes: options.runtimes })
+    skipped.push(...across.skipped)
+    environment = { ...baseEnvironment, runtimes: across.runtimes }
+    for (const record of across.records) {
+      records.push(record)
+      options.stdout(renderTerminal(record, terminalOptions(options)))
+    }
+  } else {
+    records.push(...(await runSuites(options, candidates)))
   }
   const run = {
     command: [...options.command],

@@ -51,6 +51,8 @@ describe('discovery by declared metadata', () => {
       kind: 'id',
       dir: '/x',
       dependencies: {},
+      runtimes: ['node'],
+      notInBrowsers: 'a test fixture',
       exports: {},
     } as const
     expect(assembleCandidates([pkg], '/').skipped).toEqual([

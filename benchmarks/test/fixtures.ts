@@ -47,6 +47,9 @@ export function addPackage(root: string, dir: string, pkg: Record<string, unknow
   if (entrySource !== undefined) writeFileSync(join(at, 'dist', 'esm', 'index.js'), entrySource)
 }
 
+/** Every strategy manifest says where it runs; these fixtures claim Node only. */
+const NODE_ONLY = { runtimes: ['node'], notInBrowsers: 'a test fixture' } as const
+
 /**
  * A throwaway workspace shaped like the repository: a temporary ID strategy package (built), an unbuilt
  * hash package, and a package without `authlab` metadata that discovery must ignore.
@@ -57,7 +60,7 @@ export function tempWorkspace(): string {
   addPackage(
     root,
     'id-temporary',
-    { name: '@tmp/id-temporary', authlab: { kind: 'id' } },
+    { name: '@tmp/id-temporary', authlab: { kind: 'id', ...NODE_ONLY } },
     `let n = 0
 export function createIdGenerator() {
   const generate = () => 'tmp' + String(n++).padStart(29, '0')
@@ -66,7 +69,7 @@ export function createIdGenerator() {
 }
 `,
   )
-  addPackage(root, 'hash-unbuilt', { name: '@tmp/hash-unbuilt', authlab: { kind: 'hash' } })
+  addPackage(root, 'hash-unbuilt', { name: '@tmp/hash-unbuilt', authlab: { kind: 'hash', ...NODE_ONLY } })
   addPackage(root, 'not-a-strategy', { name: '@tmp/not-a-strategy' }, 'export const x = 1\n')
   return root
 }

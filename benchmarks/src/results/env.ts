@@ -12,7 +12,10 @@ export interface Environment {
   readonly cores: number
   readonly os: string
   readonly arch: string
+  /** The Node running the harness, as it reports itself. */
   readonly runtime: string
+  /** With --runtime: each runtime that ran, as it reported itself from inside (not as asked for). */
+  readonly runtimes?: readonly { id: string; name: string; version: string }[]
   readonly loadAverage: readonly number[]
   readonly threadpool: string
   readonly mode: 'quick' | 'full'
@@ -43,6 +46,15 @@ export function loadAverage(): number[] {
   return loadavg().map((n) => Math.round(n * 100) / 100)
 }
 
+/** The runtime running this code as it reports itself: Bun and Deno also set process.version (to the
+ * Node version they emulate), so their own version fields are asked first. */
+export function runningRuntime(versions: NodeJS.ProcessVersions = process.versions): string {
+  const own = versions as NodeJS.ProcessVersions & { bun?: string; deno?: string }
+  if (own.bun) return `bun ${own.bun}`
+  if (own.deno) return `deno ${own.deno}`
+  return `node v${versions.node}`
+}
+
 export function captureEnvironment(
   root: string,
   packages: readonly StrategyPackage[],
@@ -63,7 +75,7 @@ export function captureEnvironment(
     cores: availableParallelism(),
     os: `${type()} ${release()}`,
     arch: process.arch,
-    runtime: `node ${process.version}`,
+    runtime: runningRuntime(),
     loadAverage: loadAverage(),
     threadpool: threadpoolNote(),
     mode,

@@ -75,6 +75,15 @@ export const RESULTS_SCHEMA = {
         threadpool: string,
         mode: { enum: ['quick', 'full'] },
         packages: { type: 'object', additionalProperties: string },
+        runtimes: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['id', 'name', 'version'],
+            properties: { id: string, name: string, version: string },
+          },
+        },
       },
     },
     run: {
@@ -122,6 +131,7 @@ export const RESULTS_SCHEMA = {
                 group: string,
                 candidate: string,
                 label: string,
+                runtime: string,
                 value: number,
                 unit: string,
                 higherIsBetter: { type: 'boolean' },

@@ -1,4 +1,3 @@
-import { randomFillSync } from 'node:crypto'
 import {
   BASE64URL_ALPHABET,
   base64urlIdShape,
@@ -17,6 +16,17 @@ export interface FastIdOptions {
 }
 
 /**
+ * Web Crypto's `getRandomValues` fills at most 65,536 bytes per call (W3C Web Crypto, "getRandomValues":
+ * QuotaExceededError above that), so a larger pool is filled in slices. It is the CSPRNG every runtime
+ * here exposes alike (Node ≥ 19, Bun, Deno, browsers); in Node it is the same OpenSSL generator as
+ * `crypto.randomFillSync`, so one file serves servers and browsers.
+ */
+function fill(pool: Uint8Array): void {
+  for (let at = 0; at < pool.length; at += 65_536)
+    globalThis.crypto.getRandomValues(pool.subarray(at, at + 65_536))
+}
+
+/**
  * Maps a random byte to a base64url character code through its low 6 bits. Every 6-bit value is hit
  * by exactly 4 of the 256 bytes, so each character stays uniform (no modulo bias) and carries 6 bits.
  */
@@ -26,7 +36,7 @@ const CHAR_CODE_OF_BYTE = Uint8Array.from({ length: 256 }, (_, byte) =>
 
 /**
  * Why it is fast, and why it is still safe:
- * - Randomness comes from one `crypto.randomFillSync` per 16 KiB (OpenSSL's CSPRNG, ~5 GB/s here), so
+ * - Randomness comes from one `crypto.getRandomValues` per 16 KiB (OpenSSL's CSPRNG in Node, ~5 GB/s here), so
  *   its cost per ID is a few nanoseconds; a consumed byte is never handed out twice.
  * - The string is built by one `String.fromCharCode` call with the 32 character codes as arguments,
  *   unrolled by code generation. That yields a flat, sequential V8 string in one builtin call: no C++
@@ -62,8 +72,8 @@ export function createIdGenerator(options?: FastIdOptions): IdGenerator {
       ...shape,
       name: '@authlab/id-fast',
       displayName: 'authlab fast',
-      wraps: `crypto.randomFillSync(${poolBytes}) pool → String.fromCharCode(${length} codes${compiled ? '' : ' spread, no code generation'})`,
-      randomness: `OS-seeded CSPRNG (crypto.randomFillSync), ${poolBytes}-byte pool, 6 of every 8 bits used`,
+      wraps: `crypto.getRandomValues(${poolBytes}) pool → String.fromCharCode(${length} codes${compiled ? '' : ' spread, no code generation'})`,
+      randomness: `OS-seeded CSPRNG (crypto.getRandomValues), ${poolBytes}-byte pool, 6 of every 8 bits used`,
       poolBytes,
     },
     generate,
@@ -96,7 +106,7 @@ function compileGenerator(length: number, poolBytes: number): (() => string) | u
     if (error instanceof EvalError) return undefined
     throw error
   }
-  return factory(CHAR_CODE_OF_BYTE, randomFillSync, String.fromCharCode, poolBytes)
+  return factory(CHAR_CODE_OF_BYTE, fill, String.fromCharCode, poolBytes)
 }
 
 /** The same pool, table and single `String.fromCharCode` call, with the codes gathered by a loop. */
@@ -106,7 +116,7 @@ function plainGenerator(length: number, poolBytes: number): () => string {
   let offset = poolBytes
   return function generateId() {
     if (offset === poolBytes) {
-      randomFillSync(pool)
+      fill(pool)
       offset = 0
     }
     for (let k = 0; k < length; k++) codes[k] = CHAR_CODE_OF_BYTE[pool[offset + k] as number] as number

@@ -1,7 +1,10 @@
+import { runtimeProblems } from '@authlab/workspace'
+
 /**
  * What every published manifest needs beyond what publint checks: entry points with types first,
- * the published files, side effects, engines, license, where the source lives, a LICENSE file, and
- * third-party ranges a consumer can deduplicate. Returns one line per missing or wrong field (empty
+ * the published files, side effects, engines, license, where the source lives, a LICENSE file,
+ * third-party ranges a consumer can deduplicate, and, for a strategy, the runtimes it runs on (with
+ * the reason when that is not the browsers too). Returns one line per missing or wrong field (empty
  * when the package is fine).
  * @param {import('@authlab/workspace').Manifest} manifest
  * @param {string[]} packedFiles paths inside the tarball
@@ -33,6 +36,8 @@ export function manifestProblems(manifest, packedFiles) {
       problems.push(`dependency ${name} is pinned exactly (${range}): use a caret range`)
     }
   }
+  // The bench and the cross-runtime conformance run read the claim; an unstated one is never guessed.
+  if (manifest.authlab?.kind !== undefined) problems.push(...runtimeProblems(manifest))
   return problems
 }
 

@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROUNDS = fileURLToPath(new URL('./rounds.mjs', import.meta.url))
+const CONFORMANCE = fileURLToPath(new URL('./conformance.mjs', import.meta.url))
+const PORTABLE = fileURLToPath(new URL('./portable.mjs', import.meta.url))
 
 /**
  * @typedef {{ id: string, module?: string, setup?: string, call: string }} EntryCandidate
@@ -12,17 +14,26 @@ const ROUNDS = fileURLToPath(new URL('./rounds.mjs', import.meta.url))
  */
 
 /**
- * Writes a module that imports the candidates statically (so a bundler can follow them for the
- * browsers) and whose default export measures them with the shared rounds loop. It is written under
- * `dir`, which must sit inside the repository so that package imports resolve from its node_modules
- * in Node, Bun and Deno alike, but not inside a node_modules folder: Deno treats modules there as npm
- * package code, which may not import the repository's own files.
+ * Writes `<dir>/<name>.mjs`. Generated entries import their packages statically, so a bundler can
+ * follow them for the browsers. `dir` must sit inside the repository so that package imports resolve
+ * from its node_modules in Node, Bun and Deno alike, but not inside a node_modules folder: Deno treats
+ * modules there as npm package code, which may not import the repository's own files.
+ * @param {string} dir @param {string} name @param {string[]} lines
+ */
+function writeEntry(dir, name, lines) {
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${name}.mjs`)
+  writeFileSync(file, `${lines.join('\n')}\n`)
+  return file
+}
+
+/**
+ * A module whose default export measures `candidates` with the shared rounds loop.
  * @param {string} dir
  * @param {string} name
  * @param {EntryCandidate[]} candidates
  */
 export function writeMeasuringEntry(dir, name, candidates) {
-  mkdirSync(dir, { recursive: true })
   const imports = candidates
     .map((c, i) => (c.module ? `import * as m${i} from ${JSON.stringify(c.module)}` : ''))
     .filter(Boolean)
@@ -34,7 +45,7 @@ export function writeMeasuringEntry(dir, name, candidates) {
     (c, i) =>
       `    { id: ${JSON.stringify(c.id)}, run: ((m, s) => () => ${c.call})(${c.module ? `m${i}` : 'undefined'}, s${i}) },`,
   )
-  const text = [
+  return writeEntry(dir, name, [
     `import { measureRounds } from ${JSON.stringify(ROUNDS)}`,
     ...imports,
     '',
@@ -44,9 +55,34 @@ export function writeMeasuringEntry(dir, name, candidates) {
     ...list,
     '  ], options)',
     '}',
+  ])
+}
+
+/**
+ * A module whose default export takes `{ [packageName]: plan }` and returns, per package, what
+ * conformance.mjs observed, or the error that stopped it: one failing package never hides the others.
+ * @param {string} dir
+ * @param {string} name
+ * @param {string[]} packages package names
+ */
+export function writeConformanceEntry(dir, name, packages) {
+  return writeEntry(dir, name, [
+    `import { observe } from ${JSON.stringify(CONFORMANCE)}`,
+    `import { runtimeInfo } from ${JSON.stringify(PORTABLE)}`,
+    ...packages.map((pkg, i) => `import * as p${i} from ${JSON.stringify(pkg)}`),
     '',
-  ].join('\n')
-  const file = join(dir, `${name}.mjs`)
-  writeFileSync(file, text)
-  return file
+    `const modules = { ${packages.map((pkg, i) => `${JSON.stringify(pkg)}: p${i}`).join(', ')} }`,
+    '',
+    'export default async function conformance(plans) {',
+    '  const results = {}',
+    '  for (const [name, plan] of Object.entries(plans)) {',
+    '    try {',
+    '      results[name] = { ok: true, seen: await observe(modules[name], plan) }',
+    '    } catch (error) {',
+    '      results[name] = { ok: false, error: String(error?.stack ?? error) }',
+    '    }',
+    '  }',
+    '  return { runtime: runtimeInfo(), results }',
+    '}',
+  ])
 }

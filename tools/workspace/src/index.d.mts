@@ -10,13 +10,16 @@ export interface KindConvention {
   readonly algorithms?: string
 }
 
+export type RuntimeId = 'node' | 'node24' | 'bun' | 'deno' | 'chromium' | 'firefox'
+export declare const RUNTIMES: readonly RuntimeId[]
+
 export declare const KINDS: Readonly<Record<Kind, KindConvention>>
 
 export interface Manifest {
   name: string
   version: string
   private?: boolean
-  authlab?: { kind?: string }
+  authlab?: { kind?: string; runtimes?: unknown; notInBrowsers?: string }
   dependencies?: Record<string, string>
   devDependencies?: Record<string, string>
   workspaces?: string[]
@@ -39,6 +42,10 @@ export interface StrategyPackage {
   readonly dir: string
   /** Runtime dependencies with the versions actually installed. */
   readonly dependencies: Readonly<Record<string, string>>
+  /** The runtimes its manifest claims, in RUNTIMES order. */
+  readonly runtimes: readonly RuntimeId[]
+  /** Why it does not run in both browsers, when it does not. */
+  readonly notInBrowsers: string | undefined
 }
 
 /** A loaded strategy package: its metadata plus the module's named exports. */
@@ -53,6 +60,11 @@ export declare function workspaceDirs(root: string): string[]
 export declare function workspacePackages(root: string): WorkspacePackage[]
 export declare function publishablePackages(root: string): WorkspacePackage[]
 export declare function kindOf(pkg: WorkspacePackage): Kind | undefined
+export declare function runtimeProblems(manifest: Manifest): string[]
+export declare function runtimesOf(pkg: WorkspacePackage): {
+  runtimes: RuntimeId[]
+  notInBrowsers: string | undefined
+}
 export declare function installedVersion(dir: string, dependency: string): string
 export declare function discoverPackages(root: string): StrategyPackage[]
 export declare function esmEntry(pkg: { readonly dir: string }): string

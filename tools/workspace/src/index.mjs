@@ -20,6 +20,14 @@ export const KINDS = Object.freeze({
   stretch: Object.freeze({ label: 'key-stretching chain', factory: 'createStretcher', ready: undefined }),
 })
 
+/**
+ * The runtimes a strategy can declare in `"authlab": { "runtimes" }`, in table order: `node` is the
+ * Node running the caller (20 here), `node24` the pinned Node 24, then Bun, Deno and the two headless
+ * browsers. tools/runtimes starts each of them; the conformance run checks every claim on each.
+ */
+export const RUNTIMES = Object.freeze(['node', 'node24', 'bun', 'deno', 'chromium', 'firefox'])
+const BROWSERS = Object.freeze(['chromium', 'firefox'])
+
 /** @param {string} dir */
 export function readManifest(dir) {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
@@ -81,6 +89,52 @@ export function kindOf({ dir, manifest }) {
 }
 
 /**
+ * Where a strategy runs, checked: `"authlab": { "runtimes": [...] }` lists ids from RUNTIMES (always
+ * `node`: every strategy is a Node package first), and a package that does not claim both browsers
+ * says why in `"notInBrowsers"` (node:crypto, a native addon, worker_threads...), while one that does
+ * has nothing to explain. Returns the problems, one line each (empty when the declaration is sound).
+ * @param {import('./index.d.mts').Manifest} manifest
+ * @returns {string[]}
+ */
+export function runtimeProblems(manifest) {
+  const { runtimes, notInBrowsers } = manifest.authlab ?? {}
+  if (!Array.isArray(runtimes) || runtimes.length === 0)
+    return ['"authlab.runtimes" must list the runtimes it supports']
+  /** @type {string[]} */
+  const problems = []
+  const unknown = runtimes.filter((id) => !RUNTIMES.includes(id))
+  if (unknown.length > 0)
+    problems.push(`"authlab.runtimes" has unknown ids ${unknown.join(', ')} (known: ${RUNTIMES.join(', ')})`)
+  if (!runtimes.includes('node')) problems.push('"authlab.runtimes" must include "node"')
+  if (new Set(runtimes).size !== runtimes.length) problems.push('"authlab.runtimes" lists a runtime twice')
+  const inBrowsers = BROWSERS.every((id) => runtimes.includes(id))
+  if (!inBrowsers && (typeof notInBrowsers !== 'string' || notInBrowsers.trim() === '')) {
+    problems.push('"authlab.notInBrowsers" must say why the package does not run in both browsers')
+  }
+  if (inBrowsers && notInBrowsers !== undefined)
+    problems.push('"authlab.notInBrowsers" is set but both browsers are claimed')
+  return problems
+}
+
+/**
+ * The runtimes a strategy package declares, in RUNTIMES order; an Error naming the file when the
+ * declaration is missing or unsound.
+ * @param {{ dir: string, manifest: import('./index.d.mts').Manifest }} pkg
+ * @returns {{ runtimes: import('./index.d.mts').RuntimeId[], notInBrowsers: string | undefined }}
+ */
+export function runtimesOf({ dir, manifest }) {
+  const problems = runtimeProblems(manifest)
+  if (problems.length > 0) throw new Error(`${join(dir, 'package.json')}: ${problems.join('; ')}`)
+  const declared = /** @type {string[]} */ (manifest.authlab?.runtimes)
+  return {
+    runtimes: /** @type {import('./index.d.mts').RuntimeId[]} */ (
+      RUNTIMES.filter((id) => declared.includes(id))
+    ),
+    notInBrowsers: manifest.authlab?.notInBrowsers,
+  }
+}
+
+/**
  * The installed version of `dependency` as Node would resolve it from `dir` (nearest node_modules).
  * @param {string} dir @param {string} dependency
  */
@@ -106,7 +160,16 @@ export function discoverPackages(root) {
     const dependencies = Object.fromEntries(
       Object.keys(manifest.dependencies ?? {}).map((dep) => [dep, installedVersion(dir, dep)]),
     )
-    return [{ name: manifest.name, version: manifest.version ?? '0.0.0', kind, dir, dependencies }]
+    return [
+      {
+        name: manifest.name,
+        version: manifest.version ?? '0.0.0',
+        kind,
+        dir,
+        dependencies,
+        ...runtimesOf(pkg),
+      },
+    ]
   })
 }
 

@@ -9,6 +9,9 @@ import {
   KINDS,
   kindOf,
   loadPackages,
+  RUNTIMES,
+  runtimeProblems,
+  runtimesOf,
 } from '../src/index.mjs'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
@@ -60,4 +63,30 @@ test('every bench setting of every algorithm a hash package declares is reachabl
     expect(hashOptions(outcome.pkg, 'no-such-algorithm', {})).toBeUndefined()
   }
   expect(reached).toBeGreaterThan(10)
+})
+
+test('every strategy declares its runtimes; one not claiming both browsers says why', () => {
+  for (const pkg of discoverPackages(ROOT)) {
+    expect(pkg.runtimes[0], pkg.name).toBe('node')
+    const inBrowsers = pkg.runtimes.includes('chromium') && pkg.runtimes.includes('firefox')
+    expect(inBrowsers || (pkg.notInBrowsers ?? '').length > 0, pkg.name).toBe(true)
+  }
+  const manifest = (authlab: Record<string, unknown>) => ({ name: 'x', version: '1', authlab })
+  expect(runtimeProblems(manifest({ kind: 'id' }))).toEqual([
+    '"authlab.runtimes" must list the runtimes it supports',
+  ])
+  expect(runtimeProblems(manifest({ kind: 'id', runtimes: ['node', 'bun'] }))).toEqual([
+    '"authlab.notInBrowsers" must say why the package does not run in both browsers',
+  ])
+  expect(
+    runtimeProblems(manifest({ kind: 'id', runtimes: ['node', 'netscape'], notInBrowsers: 'x' })),
+  ).toEqual([
+    '"authlab.runtimes" has unknown ids netscape (known: node, node24, bun, deno, chromium, firefox)',
+  ])
+  expect(
+    runtimeProblems(manifest({ kind: 'id', runtimes: RUNTIMES, notInBrowsers: 'stale reason' })),
+  ).toEqual(['"authlab.notInBrowsers" is set but both browsers are claimed'])
+  expect(() =>
+    runtimesOf({ dir: '/x', manifest: manifest({ kind: 'id', runtimes: ['bun'], notInBrowsers: 'x' }) }),
+  ).toThrow('/x/package.json: "authlab.runtimes" must include "node"')
 })

@@ -1,3 +1,4 @@
+export { nearMiss } from './assertions.js'
 export * from './checks.js'
 export * from './event-loop.js'
 export * from './options.js'

@@ -1,0 +1,141 @@
+import { join } from 'node:path'
+import { type Runtime, resolveRuntime, runInRuntime } from '@authlab/runtimes'
+import { writeMeasuringEntry } from '@authlab/runtimes/entry'
+import type { LoadedPackage } from '@authlab/workspace'
+import { noiseFloorPct, perRoundRatios, summarizeRatio } from '../measure/rounds.js'
+import { median } from '../measure/stats.js'
+import type { Budget, Progress, SuiteRow } from '../types.js'
+import { type Candidate, type Group, groupsFor, type PortableSuite } from './groups.js'
+
+/** What one runtime gave: its rows per suite, what it said about itself, and what it could not load. */
+export type RuntimeOutcome =
+  | {
+      readonly id: string
+      readonly ok: true
+      readonly label: string
+      readonly reported: { name: string; version: string }
+      readonly rows: readonly (SuiteRow & { suite: PortableSuite; runtime: string })[]
+      readonly notes: readonly string[]
+    }
+  | { readonly id: string; readonly ok: false; readonly reason: string }
+
+interface Measured {
+  runtime: { name: string; version: string }
+  rates: Record<string, (number | null)[]>
+  lagMs: Record<string, number>
+  opMs: Record<string, number>
+}
+
+/**
+ * Measures `suites` inside runtime `id`: one generated entry per group, run with the shared rounds
+ * loop (interleaved, shuffled every round) and the loop-lag probe. A runtime that cannot start is an
+ * outcome with its reason, never a silent drop; a candidate it cannot load is left out with a note.
+ */
+export async function measureRuntime(
+  id: string,
+  suites: readonly PortableSuite[],
+  loaded: readonly LoadedPackage[],
+  options: { root: string; budget: Budget; progress: Progress },
+): Promise<RuntimeOutcome> {
+  const resolved = resolveRuntime(id)
+  if (!resolved.ok) return { id, ok: false, reason: resolved.reason }
+  const { runtime } = resolved
+  const rows: (SuiteRow & { suite: PortableSuite; runtime: string })[] = []
+  const notes: string[] = []
+  let reported: { name: string; version: string } | undefined
+  for (const group of groupsFor(id, suites, loaded)) {
+    options.progress.step(`${id} · ${group.group}`)
+    const dir = join(options.root, 'tools/runtimes/generated')
+    const input = {
+      rounds: group.suite === 'ids' ? options.budget.idRounds : options.budget.hashRounds,
+      minBatchMs: group.suite === 'ids' ? options.budget.idSampling.sampleMs * 2 : options.budget.hashRoundMs,
+      lagProbe: true,
+    }
+    const run = (candidates: readonly Candidate[]) =>
+      runInRuntime(runtime, writeMeasuringEntry(dir, `bench-${id}-${group.suite}`, [...candidates]), input, {
+        timeoutMs: 600_000,
+      }) as Promise<Measured>
+    let measured: Measured
+    try {
+      measured = await run(group.candidates)
+    } catch (error) {
+      const required = group.candidates.filter((c) => !c.optional)
+      if (required.length === group.candidates.length)
+        return { id, ok: false, reason: `${group.group}: ${firstLine(error)}` }
+      // A framework's Node-only code failed to load here: measure the rest, and say what was left out.
+      notes.push(
+        `${runtime.label}: ${group.candidates
+          .filter((c) => c.optional)
+          .map((c) => c.id)
+          .join(', ')} left out: ${firstLine(error)}`,
+      )
+      try {
+        measured = await run(required)
+      } catch (again) {
+        return { id, ok: false, reason: `${group.group}: ${firstLine(again)}` }
+      }
+    }
+    reported = measured.runtime
+    rows.push(...rowsOf(group, measured, runtime))
+  }
+  if (!reported) return { id, ok: false, reason: 'no package claims this runtime for the chosen suites' }
+  return { id, ok: true, label: `${runtime.label} ${reported.version}`, reported, rows, notes }
+}
+
+/** Below this a single call is too short for a 1 ms timer to tell whether it held the loop. */
+const JUDGED_MS = 5
+
+/** Measured here, not declared: a call that holds a 1 ms timer back for half its length blocks. */
+export function measuredRunsOn(lagMs: number, opMs: number): string {
+  if (opMs < JUDGED_MS) return `call under ${JUDGED_MS} ms: not judged`
+  return lagMs >= opMs / 2 ? 'blocks the loop' : 'loop free'
+}
+
+const firstLine = (error: unknown) => String((error as Error).message ?? error).split('\n')[0] ?? ''
+
+/** Rows of one group: median rate, per-round ratios to the group's baseline in the same runtime and run. */
+function rowsOf(group: Group, m: Measured, runtime: Runtime) {
+  const present = group.candidates.filter((c) => m.rates[c.id])
+  // null: a round whose batch the clock did not see; left out of medians and per-round ratios.
+  const rates = (c: Candidate | undefined) => (c ? (m.rates[c.id] ?? []) : []).map((r) => r ?? undefined)
+  const clean = (c: Candidate) => rates(c).filter((r): r is number => r !== undefined)
+  const base = present.find((c) => c.id === group.baseline)
+  const aa = present.find((c) => c.id === `${group.baseline} (A/A)`)
+  const floor =
+    base && aa ? noiseFloorPct(summarizeRatio('', perRoundRatios(rates(aa), rates(base), true))) : undefined
+  return present.map((c) => {
+    const lag = m.lagMs[c.id] ?? 0
+    const op = m.opMs[c.id] ?? 0
+    return {
+      suite: group.suite,
+      runtime: runtime.id,
+      group: `${group.group} · ${runtime.id}`,
+      candidate: c.id,
+      label: c.label,
+      value: clean(c).length > 0 ? median(clean(c)) : 0,
+      unit: group.unit,
+      higherIsBetter: true,
+      rounds: clean(c),
+      ratios:
+        base && c !== base
+          ? [
+              summarizeRatio(
+                base.label,
+                perRoundRatios(rates(c), rates(base), true),
+                c === aa ? undefined : floor,
+              ),
+            ]
+          : [],
+      details: {
+        'one call ms': op,
+        'max loop lag ms': lag,
+        'runsOn (measured)': measuredRunsOn(lag, op),
+        runtime: `${m.runtime.name} ${m.runtime.version}`,
+      },
+      flags: [
+        ...(c === base ? ['baseline'] : c === aa ? ['A/A control'] : []),
+        ...(clean(c).length === 0 ? ['no clean round: no figure'] : []),
+      ],
+    }
+  })
+}
