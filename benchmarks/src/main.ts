@@ -138,6 +138,7 @@ function compareSides(files: readonly string[]): [string[], string[]] {
 function compareCommand(
   positionals: string[],
   values: { threshold?: string; alpha?: string; absolute: boolean; format?: string },
+  startDir: string,
   io: Io,
 ): number {
   const [beforeFiles, afterFiles] = compareSides(positionals)
@@ -147,7 +148,8 @@ function compareCommand(
   const alpha = percentOption(values.alpha, '--alpha', 0.01)
   if (!(alpha > 0 && alpha < 1))
     throw new UsageError(`--alpha must lie between 0 and 1, got "${values.alpha}"`)
-  const [before, after] = [beforeFiles.map(readResults), afterFiles.map(readResults)]
+  const read = (file: string) => readResults(resolve(startDir, file))
+  const [before, after] = [beforeFiles.map(read), afterFiles.map(read)]
   const comparison = compareResults(before, after, {
     thresholdPct: percentOption(values.threshold, '--threshold', 5),
     alpha,
@@ -157,9 +159,9 @@ function compareCommand(
   return comparison.changes.some((c) => c.decision === 'regression') ? EXIT.regression : EXIT.ok
 }
 
-function spreadCommand(files: string[], io: Io): number {
+function spreadCommand(files: string[], startDir: string, io: Io): number {
   if (files.length < 2) throw new UsageError('spread takes two or more results files')
-  for (const s of ratioSpread(files.map(readResults))) {
+  for (const s of ratioSpread(files.map((file) => readResults(resolve(startDir, file))))) {
     // Three significant digits: a ratio of 0.0418 must not print as 0.04.
     const fmt = (v: number) => v.toPrecision(3)
     const values = s.values.map((v) => (v === undefined ? '–' : fmt(v))).join(' / ')
@@ -281,9 +283,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(USAGE)
       return EXIT.ok
     }
-    if (positionals[0] === 'compare') return compareCommand(positionals.slice(1), values, io)
-    if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), io)
+    // Every relative path starts where the command was typed (npx may run it from another directory).
     const startDir = startDirectory(process.env.INIT_CWD ?? process.cwd())
+    if (positionals[0] === 'compare') return compareCommand(positionals.slice(1), values, startDir, io)
+    if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), startDir, io)
     if (positionals[0] === 'report') return await reportCommand(positionals.slice(1), startDir, io)
     if (positionals[0] === 'figures')
       return figuresCommand(io.root ?? resolve(PACKAGE_DIR, '..'), startDir, values.from, values.check, io)
