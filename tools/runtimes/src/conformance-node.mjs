@@ -49,7 +49,6 @@ export async function planFor(pkg, loaded) {
       VECTOR_SETS[profile.vectors.encoded ?? ''] ?? []
     )
     const own = /** @type {any} */ (factoryOf(pkg)(hashOptions(pkg, algorithm, cheap)))
-    const light = profile.bench[0]?.params ?? cheap
     // The raw-KDF vectors no heavier than the cheap test setting in every parameter (RFC 7914's
     // N=16 and c=1 vectors): the heavier ones cost seconds in pure JS in a browser and check nothing
     // more about the implementation (each package's own suite on Node runs them all).
