@@ -85,7 +85,12 @@ describe('a scaffolded strategy package, with no other edit', () => {
   test('has every file a strategy package needs, declaring its kind', () => {
     for (const { dir } of Object.values(created)) {
       const manifest = JSON.parse(readFileSync(join(copy, dir, 'package.json'), 'utf8'))
-      expect(manifest.authlab).toEqual({ kind: dir.startsWith('packages/id-') ? 'id' : 'hash' })
+      expect(manifest.authlab).toEqual({
+        kind: dir.startsWith('packages/id-') ? 'id' : 'hash',
+        // The starter uses node:crypto, so it claims the server runtimes and says why not browsers.
+        runtimes: ['node', 'node24', 'bun', 'deno'],
+        notInBrowsers: expect.stringContaining('node:crypto'),
+      })
       for (const file of ['README.md', 'tsconfig.json', 'src/index.ts', 'test/conformance.test.ts']) {
         expect(() => readFileSync(join(copy, dir, file)), `${dir}/${file}`).not.toThrow()
       }
