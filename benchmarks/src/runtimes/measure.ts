@@ -21,7 +21,7 @@ export type RuntimeOutcome =
 
 interface Measured {
   runtime: { name: string; version: string }
-  rates: Record<string, (number | null)[]>
+  rates: Record<string, number[]>
   lagMs: Record<string, number>
   opMs: Record<string, number>
 }
@@ -96,9 +96,7 @@ const firstLine = (error: unknown) => String((error as Error).message ?? error).
 /** Rows of one group: median rate, per-round ratios to the group's baseline in the same runtime and run. */
 function rowsOf(group: Group, m: Measured, runtime: Runtime) {
   const present = group.candidates.filter((c) => m.rates[c.id])
-  // null: a round whose batch the clock did not see; left out of medians and per-round ratios.
-  const rates = (c: Candidate | undefined) => (c ? (m.rates[c.id] ?? []) : []).map((r) => r ?? undefined)
-  const clean = (c: Candidate) => rates(c).filter((r): r is number => r !== undefined)
+  const rates = (c: Candidate | undefined) => (c ? (m.rates[c.id] ?? []) : [])
   const base = present.find((c) => c.id === group.baseline)
   const aa = present.find((c) => c.id === `${group.baseline} (A/A)`)
   const floor =
@@ -112,10 +110,10 @@ function rowsOf(group: Group, m: Measured, runtime: Runtime) {
       group: `${group.group} · ${runtime.id}`,
       candidate: c.id,
       label: c.label,
-      value: clean(c).length > 0 ? median(clean(c)) : 0,
+      value: median(rates(c)),
       unit: group.unit,
       higherIsBetter: true,
-      rounds: clean(c),
+      rounds: rates(c),
       ratios:
         base && c !== base
           ? [
@@ -132,10 +130,7 @@ function rowsOf(group: Group, m: Measured, runtime: Runtime) {
         'runsOn (measured)': measuredRunsOn(lag, op),
         runtime: `${m.runtime.name} ${m.runtime.version}`,
       },
-      flags: [
-        ...(c === base ? ['baseline'] : c === aa ? ['A/A control'] : []),
-        ...(clean(c).length === 0 ? ['no clean round: no figure'] : []),
-      ],
+      flags: c === base ? ['baseline'] : c === aa ? ['A/A control'] : [],
     }
   })
 }

@@ -44,13 +44,13 @@ async function batchSize(/** @type {Candidate} */ candidate, /** @type {number} 
  * @param {Candidate[]} candidates
  * @param {RoundOptions} options
  * @returns {Promise<{ runtime: { name: string, version: string }, gc: ReturnType<typeof collectGarbage>,
- *   rates: Record<string, (number | null)[]>, lagMs: Record<string, number>, opMs: Record<string, number> }>}
+ *   rates: Record<string, number[]>, lagMs: Record<string, number>, opMs: Record<string, number> }>}
  */
 export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe = false }) {
   /** @type {Record<string, number>} */
   const sizes = {}
   for (const c of candidates) sizes[c.id] = await batchSize(c, minBatchMs)
-  /** @type {Record<string, (number | null)[]>} */
+  /** @type {Record<string, number[]>} */
   const rates = Object.fromEntries(candidates.map((c) => [c.id, []]))
   let gc = collectGarbage()
   for (let round = 0; round < rounds; round++) {
@@ -59,12 +59,18 @@ export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe =
       // previous one is not collected on this one's time.
       gc = collectGarbage()
       const n = /** @type {number} */ (sizes[c.id])
+      // The batch runs in chunks of the calibrated size until the clock has seen at least
+      // `minBatchMs`: a candidate that got faster after calibration (a warmed JIT, a coarsened timer
+      // that rounded the calibration up) still gets a batch the clock resolves, never a zero duration.
+      let calls = 0
+      let ms = 0
       const start = performance.now()
-      await repeat(c, n)
-      const ms = performance.now() - start
-      // A batch the clock did not see (a coarsened timer, a cached answer) is no rate: null, which
-      // the caller's per-round ratios leave out, never Infinity.
-      rates[c.id]?.push(ms > 0 ? (n * 1000) / ms : null)
+      do {
+        await repeat(c, n)
+        calls += n
+        ms = performance.now() - start
+      } while (ms <= 0 || ms < minBatchMs)
+      rates[c.id]?.push((calls * 1000) / ms)
     }
   }
   /** @type {Record<string, number>} */
