@@ -3,6 +3,7 @@ import { ONEPW_VECTOR, sampleEventLoop } from '@authlab/conformance'
 import { createHasher as createScryptJs } from '@authlab/hash-scrypt-js'
 import { createHasher as createWasm } from '@authlab/hash-wasm'
 import { describe, test } from 'vitest'
+import { createStretcher as createBrowserStretcher } from '../src/browser.js'
 import { createStretcher, type OnepwStretcher } from '../src/index.js'
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
@@ -25,6 +26,11 @@ describe('onepw chain reproduces the published intermediate values', () => {
     ))
   test('scrypt in pure JS (scrypt-js)', () =>
     assertPublishedIntermediates(createStretcher({ scrypt: createScryptJs({ ln: 16, r: 8, p: 1 }) })))
+  test("the browser entry's defaults: Web Crypto PBKDF2, WASM scrypt, and no node:crypto step", async () => {
+    const stretcher = createBrowserStretcher()
+    assert.match(stretcher.info.wraps, /^PBKDF2 crypto\.subtle\.deriveBits .*→ scrypt hash-wasm/)
+    await assertPublishedIntermediates(stretcher)
+  })
 })
 
 describe('bad input gets typed errors', () => {
