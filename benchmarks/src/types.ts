@@ -121,8 +121,12 @@ export interface Progress {
 export interface IdSampling {
   /** CPU time spent generating before sampling: JIT tiers, pools filled, caches warm. */
   readonly warmupMs: number
-  /** CPU time per sample; the batch size is doubled until one batch takes at least this long. */
+  /**
+   * CPU time per sample; the batch size is doubled until one batch takes at least this long. Short
+   * batches (a few ms) keep both sides of a pair within the same stretch of machine speed.
+   */
   readonly sampleMs: number
+  /** Pairs of batches, candidate and yardstick. */
   readonly samples: number
 }
 

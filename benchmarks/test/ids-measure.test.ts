@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { idBatch, idSink, sampleIds } from '../src/suites/ids-measure.js'
+import { idBatch, idSink, sampleIds, yardstick } from '../src/suites/ids-measure.js'
 
 function countingGenerator() {
   let calls = 0
@@ -24,7 +24,7 @@ describe('the ids harness', () => {
 
   test('sampling sizes the batch from the warm-up and reports per-ID times; the IDs reach the sink', () => {
     const before = idSink()
-    const round = sampleIds(idBatch(countingGenerator().generate, false), {
+    const round = sampleIds(idBatch(countingGenerator().generate, false), idBatch(yardstick, false), {
       warmupMs: 5,
       sampleMs: 1,
       samples: 3,
@@ -32,6 +32,22 @@ describe('the ids harness', () => {
     expect(round.batch).toBeGreaterThanOrEqual(256)
     expect(round.cpuNsPerId).toBeGreaterThan(0)
     expect(round.wallNsPerId).toBeGreaterThan(0)
+    expect(round.vsYardstick).toBeGreaterThan(0)
     expect(idSink()).toBeGreaterThan(before)
+  })
+
+  test('the relative speed is paired: a generator that is the yardstick reads about 1, one doing twice its work about 0.5', () => {
+    const sampling = { warmupMs: 20, sampleMs: 1, samples: 15 }
+    const same = sampleIds(idBatch(yardstick, false), idBatch(yardstick, false), sampling)
+    const twice = sampleIds(
+      idBatch(() => crypto.randomUUID() + crypto.randomUUID(), false),
+      idBatch(yardstick, false),
+      sampling,
+    )
+    // Wide bounds: this checks which way the ratio points and its rough size, not the machine.
+    expect(same.vsYardstick).toBeGreaterThan(0.7)
+    expect(same.vsYardstick).toBeLessThan(1.4)
+    expect(twice.vsYardstick).toBeGreaterThan(0.3)
+    expect(twice.vsYardstick).toBeLessThan(0.75)
   })
 })

@@ -87,6 +87,10 @@ describe('rounds', () => {
     expect(verdictOf(1.03, { low: 0.99, high: 1.06 }, 7)).toBe('no difference')
     expect(verdictOf(1.03, { low: 1.01, high: 1.05 }, 7, 4)).toBe('no difference')
     expect(verdictOf(1.03, { low: 1.01, high: 1.05 }, 7, 2)).toBe('different')
+    // ±10 % of the median is the widest interval that still makes a figure: 2 [1.85–2.2] is decided,
+    // 2 [1.7–2.2] (±12.5 %) is not, even though it lies far from 1.
+    expect(verdictOf(2, { low: 1.85, high: 2.2 }, 7)).toBe('different')
+    expect(verdictOf(2, { low: 1.7, high: 2.2 }, 7)).toBe('undecided')
   })
 
   test('the A/A control sets the noise floor; a ratio to a limit wholly above 1 is a measurement error', () => {

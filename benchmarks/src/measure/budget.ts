@@ -6,8 +6,8 @@ import type { Budget } from '../types.js'
  */
 export const QUICK: Budget = {
   idRounds: 6,
-  idSampling: { warmupMs: 60, sampleMs: 10, samples: 5 },
-  heapIds: 100_000,
+  idSampling: { warmupMs: 40, sampleMs: 2, samples: 24 },
+  heapIds: 50_000,
   hashRounds: 5,
   hashRoundMs: 60,
   allSettings: false,
@@ -20,7 +20,7 @@ export const QUICK: Budget = {
 
 export const FULL: Budget = {
   idRounds: 20,
-  idSampling: { warmupMs: 300, sampleMs: 25, samples: 9 },
+  idSampling: { warmupMs: 300, sampleMs: 5, samples: 60 },
   heapIds: 1_000_000,
   hashRounds: 15,
   hashRoundMs: 250,

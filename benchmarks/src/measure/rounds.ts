@@ -61,8 +61,21 @@ export function perRoundRatios(
 }
 
 /**
- * Whether a ratio may be printed as a number. Too few rounds: undecided. An interval that covers 1, or a
- * median within the suite's A/A noise floor (percent): no difference, whatever the ratio reads.
+ * The widest 95 % interval, as ± percent of the median, that still makes a figure. On this kind of
+ * machine a ratio whose interval was wider moved by more than ±5 % between runs of the same commit,
+ * so printing its median would promise a precision the next run does not keep.
+ */
+export const MAX_HALF_WIDTH_PCT = 10
+
+/** Half the interval's width as a percentage of the median. */
+export function halfWidthPct(value: number, { low, high }: Interval): number {
+  return value > 0 ? (100 * (high - low)) / 2 / value : Number.POSITIVE_INFINITY
+}
+
+/**
+ * Whether a ratio may be printed as a number. Too few rounds, or an interval wider than
+ * ±MAX_HALF_WIDTH_PCT: undecided. An interval that covers 1, or a median within the suite's A/A noise
+ * floor (percent): no difference, whatever the ratio reads.
  */
 export function verdictOf(
   value: number,
@@ -71,9 +84,17 @@ export function verdictOf(
   noiseFloorPct?: number,
 ): Ratio['verdict'] {
   if (rounds < MIN_ROUNDS) return 'undecided'
+  if (halfWidthPct(value, interval) > MAX_HALF_WIDTH_PCT) return 'undecided'
   if (interval.low <= 1 && interval.high >= 1) return 'no difference'
   if (noiseFloorPct !== undefined && Math.abs(value - 1) * 100 <= noiseFloorPct) return 'no difference'
   return 'different'
+}
+
+/** Why a ratio is undecided, in a few characters: "n = 3" (too few rounds) or "±14 %" (too wide). */
+export function undecidedReason(q: Ratio): string {
+  return q.rounds.length < MIN_ROUNDS
+    ? `n = ${q.rounds.length}`
+    : `±${Math.round(halfWidthPct(q.value, q))} %`
 }
 
 /** The median of per-round ratios with its 95 % bootstrap interval, its verdict, and the rounds for `compare`. */

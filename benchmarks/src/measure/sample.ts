@@ -54,3 +54,48 @@ export async function timeRound(
   } while (clock() - start < minMs)
   return { cpuMs: median(cpu), wallMs: median(wall) }
 }
+
+/** One round of a candidate timed in adjacent pairs with its baseline. */
+export interface PairedTiming {
+  readonly candidate: Timing
+  /** Baseline CPU ÷ candidate CPU, the median over pairs (> 1: the candidate is cheaper). */
+  readonly vsBaseline: number
+}
+
+/** CPU and wall milliseconds of one call, on a settled heap. */
+async function timeCall(fn: () => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
+  await settle()
+  const [c0, w0] = [cpuMs(), performance.now()]
+  consume(await fn())
+  return { cpu: cpuMs() - c0, wall: performance.now() - w0 }
+}
+
+/**
+ * Like `timeRound`, but every call of the candidate is paired with a call of its baseline right beside
+ * it (the order flipped each pair), until the candidate has spent `minMs` of CPU. This machine's
+ * virtual CPUs change speed by 2–3× within seconds (another tenant on the host), which CPU time cannot
+ * see; calls a few milliseconds apart see nearly the same speed, so a pair's ratio keeps what the
+ * candidate costs and drops what the machine was doing. Each call starts on a settled heap, so garbage
+ * one side leaves (a pure-JS scrypt leaves tens of MB) is not collected on the other's time.
+ */
+export async function timePairs(
+  candidate: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  minMs: number,
+): Promise<PairedTiming> {
+  const cpu: number[] = []
+  const wall: number[] = []
+  const ratios: number[] = []
+  let spent = 0
+  do {
+    const baselineFirst = ratios.length % 2 === 0
+    const before = baselineFirst ? await timeCall(baseline) : undefined
+    const own = await timeCall(candidate)
+    const base = before ?? (await timeCall(baseline))
+    cpu.push(own.cpu)
+    wall.push(own.wall)
+    ratios.push(base.cpu / own.cpu)
+    spent += own.cpu
+  } while (spent < minMs)
+  return { candidate: { cpuMs: median(cpu), wallMs: median(wall) }, vsBaseline: median(ratios) }
+}

@@ -48,7 +48,7 @@ const PALETTE = ['#0072b2', '#999999', '#e69f00', '#009e73', '#d55e00', '#cc79a7
 export const SERIES = {
   decided: 'decided',
   same: 'no difference (within noise)',
-  undecided: 'undecided (< 5 rounds)',
+  undecided: 'undecided (< 5 rounds or interval over ±10 %)',
   baseline: 'baseline',
   control: 'A/A control',
   ceiling: 'INSECURE ceiling',

@@ -89,7 +89,8 @@ function source(results: ResultsFile, file: string, toRoot: string): string {
 const READING = [
   'Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with',
   'the 95 % interval across rounds; "same" means no difference (the interval covers 1 or the ratio is within',
-  'the A/A noise floor), "undecided" fewer than 5 rounds, "suspect" a flagged row. How they are made:',
+  'the A/A noise floor), "undecided" fewer than 5 rounds or an interval wider than ±10 %, "suspect" a flagged',
+  'row. How they are made:',
 ]
 
 /**

@@ -1,3 +1,4 @@
+import { undecidedReason } from '../measure/rounds.js'
 import type { Ratio, Row } from '../types.js'
 
 /** Readable figures: counts and values from 1000 up as grouped integers, otherwise three significant digits. */
@@ -21,7 +22,7 @@ export function formatCell(value: number | string | undefined): string {
  * the words, so an undecided or within-noise figure is never read as a finding.
  */
 export function formatRatio(q: Ratio): string {
-  if (q.verdict === 'undecided') return `undecided (n = ${q.rounds.length})`
+  if (q.verdict === 'undecided') return `undecided (${undecidedReason(q)})`
   if (q.verdict === 'no difference') return 'no difference'
   return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
 }
@@ -101,10 +102,10 @@ export function verdictWord(row: Row): string {
   return q.value > 1 ? 'better' : 'worse'
 }
 
-/** The first ratio with its interval, or the rounds it had when too few to decide. */
+/** The first ratio with its interval, or why it is undecided (too few rounds, too wide an interval). */
 export function ratioCell(row: Row): string {
   const q = row.ratios[0]
-  if (!q || q.verdict === 'undecided') return q ? `n = ${q.rounds.length}` : ''
+  if (!q || q.verdict === 'undecided') return q ? undecidedReason(q) : ''
   return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
 }
 

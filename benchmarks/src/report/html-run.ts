@@ -38,7 +38,7 @@ export function flagMeaning(flag: string): string | undefined {
 /** How to read every page: said once at the top, in the words the tables use. */
 export const READING_GUIDE = [
   'Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better), with the 95 % bootstrap interval across rounds in brackets. The rounds column draws each round as a dot, the interval as a blue line and the median as an orange tick, each row on its own scale; a dashed line marks 1 when it falls inside.',
-  '"no difference": the interval covers 1, or the ratio is closer to 1 than the suite’s A/A noise floor. "undecided (n = k)": fewer than 5 rounds, too few to decide. Only a decided ratio is printed as a number.',
+  '"no difference": the interval covers 1, or the ratio is closer to 1 than the suite’s A/A noise floor. "undecided (n = k)": fewer than 5 rounds, too few to decide; "undecided (±x %)": an interval wider than ±10 % of the median, too imprecise to carry from one run to the next. Only a decided ratio is printed as a number.',
   'Rows shaded and marked ⚠ carry a flag saying not to read them as fact; each flag is explained under its table.',
 ]
 

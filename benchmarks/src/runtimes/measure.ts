@@ -48,7 +48,7 @@ export async function measureRuntime(
     const dir = join(options.root, 'tools/runtimes/generated')
     const input = {
       rounds: group.suite === 'ids' ? options.budget.idRounds : options.budget.hashRounds,
-      minBatchMs: group.suite === 'ids' ? options.budget.idSampling.sampleMs * 2 : options.budget.hashRoundMs,
+      minBatchMs: group.suite === 'ids' ? PORTABLE_ID_BATCH_MS : options.budget.hashRoundMs,
       lagProbe: true,
     }
     const run = (candidates: readonly Candidate[]) =>
@@ -81,6 +81,13 @@ export async function measureRuntime(
   if (!reported) return { id, ok: false, reason: 'no package claims this runtime for the chosen suites' }
   return { id, ok: true, label: `${runtime.label} ${reported.version}`, reported, rows, notes }
 }
+
+/**
+ * An ids batch in another runtime lasts at least this long: browsers coarsen performance.now to a
+ * millisecond or so, which must stay a small part of a batch. (The Node ids suite times shorter,
+ * paired batches by CPU time; the portable loop has only the wall clock.)
+ */
+const PORTABLE_ID_BATCH_MS = 20
 
 /** Below this a single call is too short for a 1 ms timer to tell whether it held the loop. */
 const JUDGED_MS = 5

@@ -1,8 +1,8 @@
 import type { PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
-import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
-import { type Timing, timeRound } from '../measure/sample.js'
+import { noiseFloorPct, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
@@ -17,7 +17,11 @@ interface Entry {
 interface Round {
   readonly hash: Timing
   readonly verify: Timing
+  /** Native CPU ÷ this entry's, paired call by call; absent for a native, which is its own baseline. */
+  readonly vs?: { readonly hash: number; readonly verify: number }
 }
+
+type Op = 'hash' | 'verify'
 
 /** Defaults first, then each cost-equalised setting with every implementation of its algorithm. */
 function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: string[]): Entry[] {
@@ -84,25 +88,42 @@ export const hashSuite: Suite = {
       ctx.seed,
       async (entry, round): Promise<Round> => {
         ctx.progress.step(`round ${round + 1} · ${entry.candidate.label} (${describeParams(entry.hasher)})`)
-        const stored = encoded.get(keyOf(entry)) as string
+        const calls = (e: Entry) => {
+          const stored = encoded.get(keyOf(e)) as string
+          return {
+            hash: () => e.hasher.hash(BENCH_PASSWORD),
+            verify: () => e.hasher.verify(stored, BENCH_PASSWORD),
+          }
+        }
+        const own = calls(entry)
+        const native = nativeOf(entry)
+        if (!native || native === entry) {
+          return {
+            hash: await timeRound(own.hash, ctx.budget.hashRoundMs),
+            verify: await timeRound(own.verify, ctx.budget.hashRoundMs),
+          }
+        }
+        const base = calls(native)
+        const hash = await timePairs(own.hash, base.hash, ctx.budget.hashRoundMs)
+        const verify = await timePairs(own.verify, base.verify, ctx.budget.hashRoundMs)
         return {
-          hash: await timeRound(() => entry.hasher.hash(BENCH_PASSWORD), ctx.budget.hashRoundMs),
-          verify: await timeRound(() => entry.hasher.verify(stored, BENCH_PASSWORD), ctx.budget.hashRoundMs),
+          hash: hash.candidate,
+          verify: verify.candidate,
+          vs: { hash: hash.vsBaseline, verify: verify.vsBaseline },
         }
       },
       (entry, error) => notes.push(`${entry.candidate.id}: a round failed (${(error as Error).message})`),
     )
     const byKey = new Map(live.map((e) => [keyOf(e), measured.get(e) ?? []]))
     const roundsOf = (e: Entry | undefined) => (e && byKey.get(keyOf(e))) || []
-    const cpuOf = (e: Entry | undefined, op: keyof Round) => roundsOf(e).map((r) => r?.[op].cpuMs)
-    const floors = new Map<keyof Round, number>()
+    const cpuOf = (e: Entry | undefined, op: Op) => roundsOf(e).map((r) => r?.[op].cpuMs)
+    // A native is its own baseline: 1 in every round it was measured.
+    const vsNativeOf = (e: Entry | undefined, op: Op) =>
+      roundsOf(e).flatMap((r) => (r ? [r.vs?.[op] ?? 1] : []))
+    const floors = new Map<Op, number>()
     if (controlBase) {
       for (const op of ['hash', 'verify'] as const) {
-        const control = summarizeRatio(
-          '',
-          perRoundRatios(cpuOf(entries.at(-1), op), cpuOf(controlBase, op), false),
-        )
-        floors.set(op, noiseFloorPct(control))
+        floors.set(op, noiseFloorPct(summarizeRatio('', vsNativeOf(entries.at(-1), op))))
       }
     }
     const rows: SuiteRow[] = []
@@ -116,7 +137,7 @@ export const hashSuite: Suite = {
           ? [
               summarizeRatio(
                 native.hasher.info.displayName,
-                perRoundRatios(cpu, cpuOf(native, op), false),
+                vsNativeOf(entry, op),
                 // The control is judged by its own interval: against the floor it sets, it could never fail.
                 entry.control ? undefined : floors.get(op),
               ),
@@ -153,8 +174,8 @@ export const hashSuite: Suite = {
       }
     }
     notes.push(
-      `${ctx.budget.hashRounds} rounds after one discarded hash and verify each; in every round each configuration hashes, then verifies, each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median call), in a fresh random order. Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
-      `Ratio = native CPU time ÷ candidate CPU time per round (> 1: cheaper than native), median with a 95 % bootstrap interval; "no difference" within the A/A control's noise floor${floors.size ? ` (hash ±${(floors.get('hash') ?? 0).toFixed(1)} %, verify ±${(floors.get('verify') ?? 0).toFixed(1)} % in this run)` : ''}.`,
+      `${ctx.budget.hashRounds} rounds after one discarded hash and verify each; in every round each configuration hashes, then verifies, each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median call), in a fresh random order, each call on a settled heap and, except for the natives, beside a call of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
+      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native), then the median over rounds with a 95 % bootstrap interval; pairs of adjacent calls see the same machine speed; "no difference" within the A/A control's noise floor${floors.size ? ` (hash ±${(floors.get('hash') ?? 0).toFixed(1)} %, verify ±${(floors.get('verify') ?? 0).toFixed(1)} % in this run)` : ''}.`,
     )
     return { rows, notes }
   },

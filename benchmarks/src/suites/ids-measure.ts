@@ -4,11 +4,17 @@ import { cpuMs } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import type { CandidateSource, IdSampling } from '../types.js'
 
-/** One round of one candidate: median CPU (and wall) nanoseconds per ID over its samples. */
+/** One round of one candidate, measured in pairs with the yardstick in the same process. */
 export interface IdRound {
+  /** Median CPU (and wall) nanoseconds per ID of the candidate over its samples. */
   readonly cpuNsPerId: number
   readonly wallNsPerId: number
   readonly batch: number
+  /**
+   * The candidate's speed as a multiple of the yardstick's, the median over adjacent pairs of
+   * samples. Ratios between candidates divide these, so each side is compared with what ran beside it.
+   */
+  readonly vsYardstick: number
 }
 
 /**
@@ -19,14 +25,30 @@ export interface IdRound {
 export const SLOW_ENV = 'AUTHLAB_BENCH_SLOW'
 const SLOW_EXTRA = 0.1
 
-/** A batch of `n` counted calls (plus the knob's uncounted 10 % when `slow`); returns characters made. */
+/**
+ * The yardstick every candidate is paired with: crypto.randomUUID(), the ids suite's first baseline.
+ * Bench-only code, it never ships in a package.
+ */
+export const yardstick = (): string => crypto.randomUUID()
+
+/**
+ * A batch of `n` counted calls (plus the knob's uncounted 10 % when `slow`); returns characters made.
+ * Each batch is compiled from source of its own, so the candidate's and the yardstick's loops never
+ * share a call site: one loop's type feedback (which function it calls, what it returns) cannot make
+ * the other's call polymorphic.
+ */
 export function idBatch(generate: () => string, slow: boolean): (n: number) => number {
-  return (n) => {
-    let characters = 0
-    for (let i = 0; i < n; i++) characters += generate().length
-    if (slow) for (let i = Math.round(n * SLOW_EXTRA); i > 0; i--) characters += generate().length
-    return characters
-  }
+  const compile = new Function(
+    'generate',
+    'extra',
+    `return function batch(n) {
+      let characters = 0
+      for (let i = 0; i < n; i++) characters += generate().length
+      for (let i = Math.round(n * extra); i > 0; i--) characters += generate().length
+      return characters
+    }`,
+  ) as (generate: () => string, extra: number) => (n: number) => number
+  return compile(generate, slow ? SLOW_EXTRA : 0)
 }
 
 let sink = 0
@@ -36,29 +58,54 @@ export function idSink(): number {
   return sink
 }
 
-/**
- * Samples a generator in this process: warm-up (which also sizes the batch), then `samples` batches,
- * each timed by CPU and wall clock. CPU time is the figure: on a shared machine another process's work
- * lands in wall time, not in ours.
- */
-export function sampleIds(batch: (n: number) => number, sampling: IdSampling): IdRound {
+/** Doubles `n` through the warm-up until one batch takes at least `sampleMs` of CPU. */
+function warmAndSize(batch: (n: number) => number, { warmupMs, sampleMs }: IdSampling): number {
   let n = 256
   const warmupStart = cpuMs()
-  while (cpuMs() - warmupStart < sampling.warmupMs) {
+  while (cpuMs() - warmupStart < warmupMs) {
     const start = cpuMs()
     sink += batch(n)
-    if (cpuMs() - start < sampling.sampleMs) n *= 2
+    if (cpuMs() - start < sampleMs) n *= 2
   }
+  return n
+}
+
+/** CPU and wall nanoseconds per ID of one batch of `n`. */
+function timeBatch(batch: (n: number) => number, n: number): { cpu: number; wall: number } {
+  const [c0, w0] = [cpuMs(), performance.now()]
+  sink += batch(n)
+  const [c1, w1] = [cpuMs(), performance.now()]
+  return { cpu: ((c1 - c0) * 1e6) / n, wall: ((w1 - w0) * 1e6) / n }
+}
+
+/**
+ * Samples a generator in this process beside the yardstick: warm-up of each (which also sizes its
+ * batch), then `samples` pairs of short batches, the order flipped every pair so neither side always
+ * runs second. CPU time is the figure: on a shared machine another process's work lands in wall time,
+ * not in ours. Pairing is what makes ratios hold on this kind of machine: a virtual CPU's speed
+ * drifts by 2–3× within seconds (another tenant on the host), which the CPU time of one process
+ * cannot see, but two batches milliseconds apart run at nearly the same speed.
+ */
+export function sampleIds(
+  batch: (n: number) => number,
+  yardstickBatch: (n: number) => number,
+  sampling: IdSampling,
+): IdRound {
+  const n = warmAndSize(batch, sampling)
+  const m = warmAndSize(yardstickBatch, sampling)
   const cpu: number[] = []
   const wall: number[] = []
+  const relative: number[] = []
   for (let s = 0; s < sampling.samples; s++) {
-    const [c0, w0] = [cpuMs(), performance.now()]
-    sink += batch(n)
-    const [c1, w1] = [cpuMs(), performance.now()]
-    cpu.push(((c1 - c0) * 1e6) / n)
-    wall.push(((w1 - w0) * 1e6) / n)
+    const first = s % 2 === 0
+    const y0 = first ? timeBatch(yardstickBatch, m) : undefined
+    const c = timeBatch(batch, n)
+    const y = y0 ?? timeBatch(yardstickBatch, m)
+    cpu.push(c.cpu)
+    wall.push(c.wall)
+    relative.push(y.cpu / c.cpu)
   }
-  return { cpuNsPerId: median(cpu), wallNsPerId: median(wall), batch: n }
+  return { cpuNsPerId: median(cpu), wallNsPerId: median(wall), batch: n, vsYardstick: median(relative) }
 }
 
 // Always the built entry (benchmarks/dist), also when this module runs from src/ under the test runner.
@@ -66,7 +113,8 @@ const CHILD = fileURLToPath(new URL('../../dist/suites/ids-child.js', import.met
 
 /**
  * One round of one candidate in a fresh process: no other generator has shaped its call sites' type
- * feedback, left garbage in its heap or warmed a shared cache (randomUUID's batch) before it.
+ * feedback, left garbage in its heap or warmed a shared cache before it; only the yardstick runs
+ * beside it, from a loop of its own.
  */
 export function measureIdsInChild(
   id: string,

@@ -15,6 +15,8 @@ function controlOf(baseline: IdCandidate): IdCandidate {
 
 const idsPerSecond = (rounds: readonly (IdRound | undefined)[]) =>
   rounds.map((r) => (r ? 1e9 / r.cpuNsPerId : undefined))
+/** Each round's speed relative to the yardstick that ran beside it: what ratios are made of. */
+const relativeSpeed = (rounds: readonly (IdRound | undefined)[]) => rounds.map((r) => r?.vsYardstick)
 
 export const idsSuite: Suite = {
   name: 'ids',
@@ -49,26 +51,26 @@ export const idsSuite: Suite = {
         signed: sparseSurvivorHeap(candidate.create(), { ...sample, use: signAsSessionCookie }),
       })
     }
-    const perSecond = new Map(list.map((c) => [c.id, idsPerSecond(measured.get(c) ?? [])]))
-    const control = primary && perSecond.get(`${primary.id}${CONTROL_SUFFIX}`)
+    const relative = new Map(list.map((c) => [c.id, relativeSpeed(measured.get(c) ?? [])]))
+    const control = primary && relative.get(`${primary.id}${CONTROL_SUFFIX}`)
     const floor = control
       ? noiseFloorPct(
-          summarizeRatio(primary.label, perRoundRatios(control, perSecond.get(primary.id) ?? [], true)),
+          summarizeRatio(primary.label, perRoundRatios(control, relative.get(primary.id) ?? [], true)),
         )
       : undefined
     // The control is judged by its own interval only: judged against the floor it sets, it could never fail.
     const ratioTo = (id: string, values: readonly (number | undefined)[], isControl: boolean): Ratio[] => {
       const base = list.find((c) => c.id === id)
-      const baseValues = perSecond.get(id)
+      const baseValues = relative.get(id)
       if (!base || !baseValues) return []
       return [
         summarizeRatio(base.label, perRoundRatios(values, baseValues, true), isControl ? undefined : floor),
       ]
     }
     const rows: SuiteRow[] = list.map((candidate) => {
-      const values = perSecond.get(candidate.id) ?? []
       const rounds = measured.get(candidate) ?? []
-      const clean = values.filter((v): v is number => v !== undefined)
+      const values = relative.get(candidate.id) ?? []
+      const clean = idsPerSecond(rounds).filter((v): v is number => v !== undefined)
       const heap = heaps.get(candidate.id)
       const isControl = candidate.id.endsWith(CONTROL_SUFFIX)
       const ceiling = ratioTo(CEILING, values, isControl)[0]
@@ -101,8 +103,8 @@ export const idsSuite: Suite = {
       }
     })
     notes.push(
-      `${budget.idRounds} rounds; in each, every candidate runs in a fresh process (random order per round): ${budget.idSampling.warmupMs} ms CPU of warm-up that also sizes the batch to ≥ ${budget.idSampling.sampleMs} ms, then the median of ${budget.idSampling.samples} batches, in CPU time (user + system, so other processes' load stays out).`,
-      `Ratios: the median of per-round ratios (candidate ÷ baseline of the same round) with a 95 % bootstrap interval; "no difference" when the interval covers 1 or the distance from 1 is within the A/A control's noise floor${floor === undefined ? '' : ` (±${floor.toFixed(1)} % in this run)`}.`,
+      `${budget.idRounds} rounds; in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.idSampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.idSampling.sampleMs} ms, then ${budget.idSampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
+      `Ratios: the median of per-round ratios (candidate's relative speed ÷ baseline's, same round) with a 95 % bootstrap interval; "no difference" when the interval covers 1 or the distance from 1 is within the A/A control's noise floor${floor === undefined ? '' : ` (±${floor.toFixed(1)} % in this run)`}.`,
       `Retained heap: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC; "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
     )
     return { rows, notes }
