@@ -58,7 +58,7 @@ export async function timeRound(
 /** One round of a candidate timed in adjacent pairs with its baseline. */
 export interface PairedTiming {
   readonly candidate: Timing
-  /** Baseline CPU ÷ candidate CPU, the median over pairs (> 1: the candidate is cheaper). */
+  /** Baseline time ÷ candidate time on the pairing's clock, the median over pairs (> 1: the candidate is cheaper). */
   readonly vsBaseline: number
 }
 
@@ -76,12 +76,14 @@ async function timeCall(fn: () => Promise<unknown>): Promise<{ cpu: number; wall
  * virtual CPUs change speed by 2–3× within seconds (another tenant on the host), which CPU time cannot
  * see; calls a few milliseconds apart see nearly the same speed, so a pair's ratio keeps what the
  * candidate costs and drops what the machine was doing. Each call starts on a settled heap, so garbage
- * one side leaves (a pure-JS scrypt leaves tens of MB) is not collected on the other's time.
+ * one side leaves (a pure-JS scrypt leaves tens of MB) is not collected on the other's time. `clock:
+ * 'wall'` pairs and budgets by wall time instead, for work done mostly by another process.
  */
 export async function timePairs(
   candidate: () => Promise<unknown>,
   baseline: () => Promise<unknown>,
   minMs: number,
+  clock: 'cpu' | 'wall' = 'cpu',
 ): Promise<PairedTiming> {
   const cpu: number[] = []
   const wall: number[] = []
@@ -94,8 +96,8 @@ export async function timePairs(
     const base = before ?? (await timeCall(baseline))
     cpu.push(own.cpu)
     wall.push(own.wall)
-    ratios.push(base.cpu / own.cpu)
-    spent += own.cpu
+    ratios.push(base[clock] / own[clock])
+    spent += own[clock]
   } while (spent < minMs)
   return { candidate: { cpuMs: median(cpu), wallMs: median(wall) }, vsBaseline: median(ratios) }
 }

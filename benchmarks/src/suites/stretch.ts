@@ -1,13 +1,16 @@
 import { startRemoteScrypt } from '@authlab/stretch-helper'
-import { noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
-import { type Timing, timeRound } from '../measure/sample.js'
+import { noiseFloorPct, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
 import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './stretch-jobs.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
 
 const RATIO_NOTE =
-  'ratio = native CPU time ÷ candidate CPU time per round, median with a 95 % bootstrap interval'
+  "every call of a non-native job is paired with a call of its baseline right beside it (the order flipped every pair); ratio = baseline time ÷ candidate time, the median over a round's pairs, then the median over rounds with a 95 % bootstrap interval"
+
+/** One round of a job: its median call and, when it has a baseline, the paired ratio to it. */
+type Round = Timing & { readonly vs?: number }
 
 async function runStretch(
   candidates: Candidates,
@@ -39,34 +42,33 @@ async function runStretch(
     const rounds = ctx.budget.stretchRounds
     ctx.progress.plan(jobs.length * (rounds + 1))
     const live = await warmUp(jobs, ctx, notes)
+    const control = live.find((j) => j.id.endsWith(' (A/A)'))
     const before = remote?.setup.scrypt.stats()
     const measured = await runRounds(
       live,
       rounds,
       ctx.seed,
-      (job, round) => {
+      async (job, round): Promise<Round> => {
         ctx.progress.step(`round ${round + 1} · ${job.label}`)
-        return timeRound(job.run, ctx.budget.hashRoundMs, job.wall ? 'wall' : 'cpu')
+        const clock = job.wall ? 'wall' : 'cpu'
+        const partner = baselineOf(job, live, control, base)
+        if (!partner || partner === job) return timeRound(job.run, ctx.budget.hashRoundMs, clock)
+        const paired = await timePairs(job.run, partner.run, ctx.budget.hashRoundMs, clock)
+        return { ...paired.candidate, vs: paired.vsBaseline }
       },
       (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
     )
     const timings = (job: Job | undefined) => (job ? (measured.get(job) ?? []) : [])
-    const control = live.find((j) => j.id.endsWith(' (A/A)'))
-    const floor =
-      control && base
-        ? noiseFloorPct(
-            summarizeRatio('', perRoundRatios(cpuOf(timings(control)), cpuOf(timings(base)), false)),
-          )
-        : undefined
+    const floor = control && base ? noiseFloorPct(summarizeRatio('', vsOf(timings(control)))) : undefined
     const rows = live
       .filter((job) => !job.wall)
-      .map((job) => cpuRow(job, live, control, base, timings, floor))
+      .map((job) => cpuRow(job, baselineOf(job, live, control, base), control, timings, floor))
     const retried = remote ? remote.setup.scrypt.stats().retries - (before?.retries ?? 0) : 0
     for (const job of live.filter((j) => j.wall)) rows.push(...wallRows(job, timings, retried))
     if (remote) {
       const s = remote.setup.scrypt.stats()
       notes.push(
-        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF) and compared with [3]'s wall time in the same round; its ratio is judged by its own interval, the A/A floor being a CPU-time figure, and it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.`,
+        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF), each call paired with a call of [3] beside it, also in wall time; its ratio is judged by its own interval, the A/A floor being a CPU-time figure, and it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.`,
       )
     }
     notes.push(
@@ -82,19 +84,29 @@ async function runStretch(
 const cpuOf = (timings: readonly (Timing | undefined)[]) => timings.map((t) => t?.cpuMs)
 const wallOf = (timings: readonly (Timing | undefined)[]) => timings.map((t) => t?.wallMs)
 const clean = (values: readonly (number | undefined)[]) => values.filter((v): v is number => v !== undefined)
+/** Per-round paired ratios; a baseline is its own (1) in every round it was measured. */
+const vsOf = (timings: readonly (Round | undefined)[]) => timings.flatMap((t) => (t ? [t.vs ?? 1] : []))
 
-type Timings = (job: Job | undefined) => readonly (Timing | undefined)[]
+type Timings = (job: Job | undefined) => readonly (Round | undefined)[]
+
+/**
+ * What a job is compared with: the control with the job it repeats, row [2] with the local chain whose
+ * keys it reproduces, any other with the native job of its group (a native job is its own).
+ */
+function baselineOf(job: Job, live: readonly Job[], control: Job | undefined, base: Job | undefined) {
+  if (job === control) return base
+  if (job.wall) return job.sameKeysAs
+  return live.find((j) => j.group === job.group && j.native)
+}
 
 /** Rows [1], [3], [4] and the A/A control: ops per CPU-second of this process, ratio to the native job. */
 function cpuRow(
   job: Job,
-  live: readonly Job[],
+  nativeJob: Job | undefined,
   control: Job | undefined,
-  base: Job | undefined,
   timings: Timings,
   floor: number | undefined,
 ): SuiteRow {
-  const nativeJob = job === control ? base : live.find((j) => j.group === job.group && j.native)
   const cpu = cpuOf(timings(job))
   const ms = clean(cpu)
   return {
@@ -108,11 +120,7 @@ function cpuRow(
     ratios: nativeJob
       ? [
           // The control is judged by its own interval: against the floor it sets, it could never fail.
-          summarizeRatio(
-            nativeJob.label,
-            perRoundRatios(cpu, cpuOf(timings(nativeJob)), false),
-            job === control ? undefined : floor,
-          ),
+          summarizeRatio(nativeJob.label, vsOf(timings(job)), job === control ? undefined : floor),
         ]
       : [],
     details: { 'CPU ms (median)': median(ms), 'wall ms (median)': median(clean(wallOf(timings(job)))) },
@@ -147,10 +155,7 @@ function wallRows(job: Job, timings: Timings, retried: number): SuiteRow[] {
   const retries =
     retried > 0 ? [`noisy: ${retried} retried helper calls (their backoff is in the wall time)`] : []
   if (!local) return [row(job, [], retries)]
-  const ratio = summarizeRatio(
-    local.label,
-    perRoundRatios(wallOf(timings(job)), wallOf(timings(local)), false),
-  )
+  const ratio = summarizeRatio(local.label, vsOf(timings(job)))
   return [row(local, [], ['baseline', 'same rounds as its CPU-time row']), row(job, [ratio], retries)]
 }
 
