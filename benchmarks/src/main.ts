@@ -48,7 +48,7 @@ const USAGE = `Usage:
   authlab-bench report [<dir> | <run.json> ...]   (the index page of a results directory, default
                 benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
-Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (about 3 minutes).
+Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (4–5 minutes on 2 cores).
 Every micro suite runs interleaved rounds; a ratio is the median of per-round ratios with a 95 % interval, printed
 as "no difference" inside the A/A control's noise floor and as "undecided (n = k)" with fewer than 5 rounds.
 --filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).

@@ -1,7 +1,7 @@
 import type { Budget } from '../types.js'
 
 /**
- * Quick: every default suite in about 3 minutes on a 2-core box, with at least 5 rounds behind every
+ * Quick: every default suite in 4–5 minutes on a 2-core box, with at least 5 rounds behind every
  * ratio (fewer print as undecided). Full: publication runs, more and longer rounds.
  */
 export const QUICK: Budget = {

@@ -92,9 +92,7 @@ export function verdictOf(
 
 /** Why a ratio is undecided, in a few characters: "n = 3" (too few rounds) or "±14 %" (too wide). */
 export function undecidedReason(q: Ratio): string {
-  return q.rounds.length < MIN_ROUNDS
-    ? `n = ${q.rounds.length}`
-    : `±${Math.round(halfWidthPct(q.value, q))} %`
+  return q.rounds.length < MIN_ROUNDS ? `n = ${q.rounds.length}` : `±${Math.ceil(halfWidthPct(q.value, q))} %`
 }
 
 /** The median of per-round ratios with its 95 % bootstrap interval, its verdict, and the rounds for `compare`. */
