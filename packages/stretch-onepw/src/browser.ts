@@ -3,7 +3,7 @@
 // (scrypt, which Web Crypto lacks). This is Mozilla's row [4] setting: scrypt compiled for the web.
 import { createHasher as createWasm } from '@authlab/hash-wasm'
 import { createHasher as createWebCrypto } from '@authlab/hash-webcrypto'
-import { PBKDF2_ITERATIONS, type OnepwStretcher, SCRYPT_PARAMS, stretcherFactory } from './chain.js'
+import { type OnepwStretcher, PBKDF2_ITERATIONS, SCRYPT_PARAMS, stretcherFactory } from './chain.js'
 
 export * from '@authlab/core/errors'
 export type { OnepwKeys, OnepwOptions, OnepwStretcher } from './chain.js'

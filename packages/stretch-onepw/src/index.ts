@@ -1,6 +1,6 @@
 import { createHasher as createPbkdf2 } from '@authlab/hash-pbkdf2'
 import { createHasher as createScrypt } from '@authlab/hash-scrypt'
-import { PBKDF2_ITERATIONS, type OnepwStretcher, SCRYPT_PARAMS, stretcherFactory } from './chain.js'
+import { type OnepwStretcher, PBKDF2_ITERATIONS, SCRYPT_PARAMS, stretcherFactory } from './chain.js'
 
 // Apps branch on these errors' codes; re-exported so a login route needs only this package.
 export * from '@authlab/core/errors'
