@@ -235,8 +235,8 @@ export const retainedMemory: IdCheck = ({ factory, sizes }) => {
     total: sizes.memory,
     keepEvery: sizes.keepEvery,
     use: signAsSessionCookie,
-    // Median of three runs of 1,000,000 IDs: a single run occasionally reads one stray 256 KiB heap
-    // page as retained (seen in CI on a correct generator); a sliced pool retains far more in every run.
+    // Median of three runs: a single run occasionally reads one stray 256 KiB heap page as retained
+    // (seen in CI on a correct generator); a sliced pool retains far more in every run.
     repeats: 3,
   })
   const limit = 2 * standalone + 16 * 1024
