@@ -140,6 +140,8 @@ export interface Budget {
   readonly hashRounds: number
   /** CPU time each operation is repeated for within a round (hash and stretch suites; at least one call). */
   readonly hashRoundMs: number
+  /** Hash suite: a configuration whose one warm call takes longer than this is not run (noted, not guessed). */
+  readonly hashCallCapMs: number
   /** Cost-equalised settings run: `quick` runs one per algorithm family, `full` all of them. */
   readonly allSettings: boolean
   /** Lag suite: time to hash back to back per hasher (at least `lagMinHashes`). */

@@ -13,6 +13,7 @@ export const TINY: Budget = {
   heapIds: 2_000,
   hashRounds: 2,
   hashRoundMs: 1,
+  hashCallCapMs: Number.POSITIVE_INFINITY,
   allSettings: false,
   lagTimeMs: 1,
   lagMinHashes: 2,

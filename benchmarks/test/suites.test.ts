@@ -60,6 +60,30 @@ const candidates: Candidates = {
 }
 const ctx: SuiteContext = { budget: TINY, progress: silentProgress(), cores: 2, seed: 1 }
 
+/** `candidate` with every call 20 ms late (a timer, not CPU): slower than the caps of `capped`. */
+function slowed(candidate: HashCandidate): HashCandidate {
+  const late = () => new Promise((resolve) => setTimeout(resolve, 20))
+  return {
+    ...candidate,
+    id: `${candidate.id}-slow`,
+    create(options) {
+      const hasher = candidate.create(options)
+      return {
+        ...hasher,
+        async hash(password) {
+          await late()
+          return hasher.hash(password)
+        },
+        async verify(stored, password) {
+          await late()
+          return hasher.verify(stored, password)
+        },
+      }
+    },
+  }
+}
+const capped: SuiteContext = { ...ctx, budget: { ...TINY, hashCallCapMs: 10, concurrencyCapMs: 10 } }
+
 describe('pure helpers', () => {
   test('concurrency levels are 1, cores, 4×cores and 32 without repeats', () => {
     expect(concurrencyLevels(2)).toEqual([1, 2, 8, 32])
@@ -121,6 +145,22 @@ describe('hashing suites on synthetic hashers', () => {
     // Two rounds are fewer than five: the ratio is undecided, whatever it reads.
     expect(rows[2]?.ratios[0]?.verdict).toBe('undecided')
     expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
+  })
+
+  test('a configuration slower than the caps is not run, and the notes say why', async () => {
+    const hashers = [native, slowed(pureJs)]
+    const hash = await hashSuite.run({ ...candidates, hashers }, capped)
+    expect(hash.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
+    expect(hash.rows.some((r) => r.candidate === native.id)).toBe(true)
+    expect(hash.notes).toContainEqual(
+      expect.stringMatching(/^syn-bcrypt-js-slow \(.*\) not run: one call takes/),
+    )
+    const concurrency = await concurrencySuite.run({ ...candidates, hashers }, capped)
+    expect(concurrency.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
+    expect(concurrency.rows.filter((r) => r.candidate === native.id)).toHaveLength(5)
+    expect(concurrency.notes).toContainEqual(
+      expect.stringMatching(/^syn-bcrypt-js-slow not run: one burst of K=2 projects to/),
+    )
   })
 
   test('stretch: [1] PBKDF2 20k backends, the chain per scrypt backend, and [2] in wall time', async () => {

@@ -64,23 +64,32 @@ export const hashSuite: Suite = {
     const controlBase = natives.find((e) => e.hasher.info.algorithm === 'bcrypt') ?? natives[0]
     if (controlBase) entries.push({ ...controlBase, control: true })
     const distinct = [...new Map(entries.map((e) => [keyOf(e), e])).values()]
-    const failed = new Set<string>()
-    // Warm-up and self-check outside the rounds: module init, thread-pool spin-up, JIT.
+    const dropped = new Set<string>()
+    // Warm-up and self-check outside the rounds: module init, thread-pool spin-up, JIT. The verify,
+    // a warm call, also sizes the entry against the budget's cap.
     const encoded = new Map<string, string>()
+    const cap = ctx.budget.hashCallCapMs
     for (const entry of distinct) {
+      const name = `${entry.candidate.id} (${describeParams(entry.hasher)})`
       try {
         const stored = await entry.hasher.hash(BENCH_PASSWORD)
+        const started = performance.now()
         if (!(await entry.hasher.verify(stored, BENCH_PASSWORD)))
           throw new Error('verify rejected its own hash')
+        const callMs = performance.now() - started
         encoded.set(keyOf(entry), stored)
+        if (callMs > cap) {
+          dropped.add(keyOf(entry))
+          notes.push(
+            `${name} not run: one call takes ${(callMs / 1000).toFixed(1)} s (> ${cap / 1000} s quick cap; use --full)`,
+          )
+        }
       } catch (error) {
-        failed.add(keyOf(entry))
-        notes.push(
-          `${entry.candidate.id} (${describeParams(entry.hasher)}) failed: ${(error as Error).message}`,
-        )
+        dropped.add(keyOf(entry))
+        notes.push(`${name} failed: ${(error as Error).message}`)
       }
     }
-    const live = distinct.filter((e) => !failed.has(keyOf(e)))
+    const live = distinct.filter((e) => !dropped.has(keyOf(e)))
     ctx.progress.plan(live.length * ctx.budget.hashRounds)
     const measured = await runRounds(
       live,
@@ -129,7 +138,7 @@ export const hashSuite: Suite = {
     const rows: SuiteRow[] = []
     for (const op of ['hash', 'verify'] as const) {
       for (const entry of entries) {
-        if (failed.has(keyOf(entry))) continue
+        if (dropped.has(keyOf(entry))) continue
         const cpu = cpuOf(entry, op)
         const clean = cpu.filter((v): v is number => v !== undefined)
         const native = nativeOf(entry)
