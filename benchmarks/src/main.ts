@@ -43,8 +43,9 @@ const USAGE = `Usage:
   authlab-bench spread <run1.json> <run2.json> [...]   (run-to-run min–max of every ratio)
   authlab-bench calibrate --target 250ms [--concurrency 8] [--max-memory 64MiB] [--filter argon2] [--json <file>]
                 (hasher parameters for this machine: @authlab/calibrate's command; --help for its options)
-  authlab-bench figures [--from <results.json>] [--check]   (README figures, regenerated from the results
-                file their markers name; --from names another; --check only says whether they agree)
+  authlab-bench figures [--from <results.json> ...] [--check]   (README figures, regenerated from the
+                results files their markers name; --from (repeatable: consecutive runs, oldest first) names
+                others; --check only says whether they agree)
   authlab-bench report [<dir> | <run.json> ...]   (the index page of a results directory, default
                 benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
@@ -221,19 +222,19 @@ function readmes(root: string): string[] {
 }
 
 /**
- * `figures`: every README figures block regenerated from the results file it names (`--from` names a
- * newer one). `--check` writes nothing and exits 1 when a README disagrees with its file.
+ * `figures`: every README figures block regenerated from the results files it names (`--from` names
+ * newer ones). `--check` writes nothing and exits 1 when a README disagrees with its files.
  */
 function figuresCommand(
   root: string,
   startDir: string,
-  from: string | undefined,
+  from: readonly string[] | undefined,
   check: boolean,
   io: Io,
 ): number {
-  const named = from === undefined ? undefined : relative(root, resolve(startDir, from))
-  if (named !== undefined && !existsSync(join(root, named)))
-    throw new UsageError(`--from: no such results file "${named}"`)
+  const named = from?.map((file) => relative(root, resolve(startDir, file)))
+  const missing = named?.find((file) => !existsSync(join(root, file)))
+  if (missing !== undefined) throw new UsageError(`--from: no such results file "${missing}"`)
   let stale = 0
   for (const file of readmes(root)) {
     const before = readFileSync(file, 'utf8')
@@ -274,7 +275,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         format: { type: 'string' },
         absolute: { type: 'boolean', default: false },
         wide: { type: 'boolean', default: false },
-        from: { type: 'string' },
+        from: { type: 'string', multiple: true },
         check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },

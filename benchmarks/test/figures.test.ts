@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { alignedTable, figureBlocks, regenerate } from '../src/report/figures.js'
 import { type ResultsFile, readResults } from '../src/results/results.js'
+import type { Ratio } from '../src/types.js'
 import { syntheticResults } from './fixtures.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -23,7 +24,8 @@ describe('README figures are the results files they name', () => {
   test('the repository README has a generated figures section', () => {
     const blocks = figureBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'))
     expect(blocks.length).toBeGreaterThan(0)
-    for (const { file } of blocks) expect(file).toMatch(/^benchmarks\/results\/.+\.json$/)
+    for (const { files } of blocks)
+      for (const file of files) expect(file).toMatch(/^benchmarks\/results\/.+\.json$/)
   })
 
   test.each(readmes().map((file) => [file.slice(ROOT.length), file]))(
@@ -81,5 +83,48 @@ describe('generation', () => {
       '| --- | --: |',
       '| ccc |   1 |',
     ])
+  })
+})
+
+describe('a block over several consecutive runs', () => {
+  /** The synthetic run with id-fast's first ratio set to `value` (decided unless said otherwise). */
+  const runWith = (value: number, verdict: Ratio['verdict'] = 'different'): ResultsFile => {
+    const run = syntheticResults()
+    const fast = run.suites[0]?.rows[1] as unknown as { ratios: Ratio[] }
+    fast.ratios = [{ ...(fast.ratios[0] as Ratio), value, verdict }]
+    return run
+  }
+  const fastLine = (runs: readonly ResultsFile[]) => {
+    const files = runs.map((_, i) => `benchmarks/results/run${i}.json`)
+    const readme = `<!-- figures from ${files.join(',')} -->\n<!-- /figures -->\n`
+    const text = regenerate(
+      readme,
+      join(ROOT, 'README.md'),
+      ROOT,
+      (f) => runs[files.indexOf(f)] as ResultsFile,
+    )
+    expect(text).toContain(`<!-- figures from ${files.join(',')} -->`)
+    return text.split('\n').find((l) => l.startsWith('| authlab fast')) ?? ''
+  }
+
+  test('runs within ±5 % of their median: the median and the range of the runs, and their verdict', () => {
+    expect(fastLine([runWith(2.4), runWith(2.5), runWith(2.6)])).toMatch(
+      / 2\.50 \(2\.40–2\.60\) \| better +\|/,
+    )
+  })
+
+  test('one run farther than 5 % from the median: "varies" and the range, never a ratio', () => {
+    expect(fastLine([runWith(2.2), runWith(2.5), runWith(2.6)])).toMatch(
+      / varies 2\.20–2\.60 \| varies +\|/,
+    )
+  })
+
+  test('a run that could not decide the ratio: "undecided in 1 of 3 runs"', () => {
+    const line = fastLine([runWith(2.5), runWith(2.5, 'undecided'), runWith(2.5)])
+    expect(line).toMatch(/ undecided in 1 of 3 runs \| undecided +\|/)
+  })
+
+  test('one run alone keeps its own interval', () => {
+    expect(fastLine([runWith(2.5)])).toMatch(/ 2\.50 \[[\d.]+–[\d.]+\] \| better +\|/)
   })
 })

@@ -2,28 +2,31 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
-import { formatCell, formatNumber, groupRows, ratioCell, verdictWord } from './format.js'
+import { formatCell, groupRows } from './format.js'
+import { HELD_WITHIN_PCT, type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
 
 /**
- * A README's figures live between these markers, which name the results file they come from (relative
- * to the repository root) and, in a package's README, the candidate they are about:
- *   <!-- figures from benchmarks/results/<stem>.json [candidate <id>] -->
+ * A README's figures live between these markers, which name the results files they come from (relative
+ * to the repository root, comma-separated, oldest first) and, in a package's README, the candidate they
+ * are about:
+ *   <!-- figures from benchmarks/results/<stem>.json[,<stem2>.json,…] [candidate <id>] -->
  *   …generated…
  *   <!-- /figures -->
+ * Several files are consecutive runs: a ratio is quoted only where they agree (see `heldRatio`).
  */
 const BLOCK = /<!-- figures from (\S+)(?: candidate (\S+))? -->\n[\s\S]*?<!-- \/figures -->/g
 
 export interface FigureBlock {
-  /** The results file, relative to the repository root. */
-  readonly file: string
+  /** The results files, relative to the repository root, oldest first. */
+  readonly files: readonly string[]
   readonly candidate?: string
 }
 
 export function figureBlocks(readme: string): FigureBlock[] {
   return [...readme.matchAll(BLOCK)].map((m) => ({
-    file: m[1] as string,
+    files: (m[1] as string).split(','),
     ...(m[2] ? { candidate: m[2] } : {}),
   }))
 }
@@ -52,37 +55,54 @@ export function alignedTable(
 const KEY_DETAILS = ['heap B/survivor', 'p99 delay ms', 'runs on', 'GET /health p99 ms']
 
 /** Which groups of a suite the README shows; the rest are one link away in the run's report. */
-function readmeGroups(suite: SuiteRecord): [string, Row[]][] {
-  const groups = [...groupRows(suite.rows)]
+function readmeGroups(suite: SuiteRecord, held: ReadonlyMap<Row, HeldRow>): [string, HeldRow[]][] {
+  const groups = [...groupRows(suite.rows)].map(([group, rows]): [string, HeldRow[]] => [
+    group,
+    rows.map((r) => held.get(r) as HeldRow),
+  ])
   if (suite.name === 'hash') return groups.filter(([g]) => g.startsWith('defaults'))
   if (suite.name === 'concurrency') return []
   return groups
 }
 
-function groupTable(rows: readonly Row[]): string[] {
-  const details = KEY_DETAILS.filter((k) => rows.some((r) => r.details[k] !== undefined))
-  const baselines = [...new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))]
-  const ratio = baselines.length === 1 ? `× ${baselines[0]} [95 %]` : '× own baseline [95 %]'
+function groupTable(rows: readonly HeldRow[]): string[] {
+  const details = KEY_DETAILS.filter((k) => rows.some(({ row }) => row.details[k] !== undefined))
+  const baselines = [...new Set(rows.flatMap(({ row }) => row.ratios.slice(0, 1).map((q) => q.baseline)))]
+  const runs = rows[0]?.of ?? 1
+  const how = runs === 1 ? '[95 %]' : `(range of ${runs} runs)`
+  const ratio = baselines.length === 1 ? `× ${baselines[0]} ${how}` : `× own baseline ${how}`
   const hasRatio = baselines.length > 0
-  const headers = ['candidate', rows[0]?.unit ?? '', ...(hasRatio ? [ratio, 'verdict'] : []), ...details]
-  const cells = rows.map((r) => [
-    r.label,
-    formatNumber(r.value),
-    ...(hasRatio ? [ratioCell(r), verdictWord(r)] : []),
-    ...details.map((k) => formatCell(r.details[k])),
-  ])
+  const headers = ['candidate', rows[0]?.row.unit ?? '', ...(hasRatio ? [ratio, 'verdict'] : []), ...details]
+  const cells = rows.map((held) => {
+    const { ratio: cell, verdict } = heldRatio(held)
+    return [
+      held.row.label,
+      heldValue(held, (r) => r.value),
+      ...(hasRatio ? [cell, verdict] : []),
+      ...details.map((k) => heldValue(held, (r) => r.details[k])),
+    ]
+  })
   return alignedTable(headers, cells, (i) => i > 0 && headers[i] !== 'verdict' && headers[i] !== 'runs on')
 }
 
-function source(results: ResultsFile, file: string, toRoot: string): string {
-  const env = results.environment
-  const stem = file.replace(/\.json$/, '')
+function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: string): string {
   const link = (path: string) => join(toRoot, path)
-  const reports = [`[HTML report](${link(`${stem}.html`)})`, `[Markdown](${link(`${stem}.md`)})`]
+  const reports = (file: string) => {
+    const stem = file.replace(/\.json$/, '')
+    return `[HTML](${link(`${stem}.html`)}), [Markdown](${link(`${stem}.md`)})`
+  }
+  const named = files.map((file) => `[\`${basename(file)}\`](${link(file)}) (${reports(file)})`)
+  const latest = runs.at(-1) as ResultsFile
+  const env = latest.environment
+  const commits = [...new Set(runs.map((r) => r.environment.commit.slice(0, 7)))].join(', ')
+  const dirty = runs.some((r) => r.environment.dirty) ? ' (with uncommitted changes)' : ''
+  const when = runs.map((r) => r.environment.date.slice(0, 16).replace('T', ' ')).join(', ')
+  const loads = runs.map((r) => `${r.environment.loadAverage[0]}→${r.run.loadAverageAtEnd[0]}`).join(', ')
+  const each = runs.length === 1 ? '' : ` (each run, start→end)`
   return [
-    `From [\`${basename(file)}\`](${link(file)}) (${reports.join(', ')}): \`${results.run.command.join(' ')}\`, ${env.mode} mode,`,
-    `commit ${env.commit.slice(0, 7)}${env.dirty ? ' (with uncommitted changes)' : ''}, ${env.date.slice(0, 16).replace('T', ' ')} UTC; ${env.cpu}, ${env.cores} cores,`,
-    `${env.os} ${env.arch}, ${env.runtime}, load average ${env.loadAverage[0]} at start and ${results.run.loadAverageAtEnd[0]} at end, ${env.threadpool}.`,
+    `${runs.length === 1 ? 'From' : `The median of ${runs.length} consecutive runs,`} ${named.join(', ')}: \`${latest.run.command.join(' ')}\`, ${env.mode} mode,`,
+    `commit ${commits}${dirty}, ${when} UTC; ${env.cpu}, ${env.cores} cores,`,
+    `${env.os} ${env.arch}, ${env.runtime}, load average ${loads}${each}, ${env.threadpool}.`,
   ].join('\n')
 }
 
@@ -90,60 +110,77 @@ const READING = [
   'Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with',
   'the 95 % interval across rounds; "same" means no difference (the interval covers 1 or the ratio is within',
   'the A/A noise floor), "undecided" fewer than 5 rounds or an interval wider than ±10 %, "suspect" a flagged',
-  'row. How they are made:',
+  'row.',
+]
+
+/** What a block over several runs adds: a ratio is quoted only where the runs agree. */
+const READING_RUNS = (runs: number) => [
+  `Each figure is the median of the ${runs} runs; a ratio is quoted (the median, then the range of the runs)`,
+  `only when every run decided it and all ${runs} lie within ±${HELD_WITHIN_PCT} % of their median: otherwise "varies"`,
+  `and the range, or "undecided in k of ${runs} runs". A verdict is the runs' common one, else "varies".`,
 ]
 
 /**
- * The root README's section: where the figures come from, then per suite its chart (when the run's SVG
- * is at `root`) and its tables.
+ * The root README's section: where the figures come from, then per suite the latest run's chart (when
+ * its SVG is at `root`) and its tables.
  */
-export function summaryFigures(results: ResultsFile, file: string, toRoot: string, root: string): string {
-  const out = [source(results, file, toRoot), '', ...READING]
+export function summaryFigures(
+  runs: readonly ResultsFile[],
+  files: readonly string[],
+  toRoot: string,
+  root: string,
+): string {
+  const latest = runs.at(-1) as ResultsFile
+  const file = files.at(-1) as string
+  const reading = runs.length === 1 ? READING : [...READING, ...READING_RUNS(runs.length)]
+  const out = [source(runs, files, toRoot), '', ...reading, 'How they are made:']
   out.push(`[benchmarks/README.md](${join(toRoot, 'benchmarks/README.md')}#how-figures-are-made).`)
+  const held = new Map(heldRows(runs).map((h) => [h.row, h]))
   const dir = dirname(file)
   const stem = basename(file, '.json')
-  for (const suite of results.suites) {
+  for (const suite of latest.suites) {
     out.push('', `**${suite.name}**: ${suite.description}`)
     // The suite's finding: its first chart, except in http, where login (throughput beside the
     // GET /health p99) says more than the ids-in-framework ratios.
-    const charts = suiteCharts(suite, results.environment.cores)
+    const charts = suiteCharts(suite, latest.environment.cores)
     const chart = charts.find((c) => c.name.startsWith('login')) ?? charts[0]
     const svg = chart ? join(dir, `${stem}-${suite.name}-${chart.name}.svg`) : undefined
     if (chart && svg && existsSync(join(root, svg))) out.push('', `![${chart.title}](${join(toRoot, svg)})`)
-    for (const [group, rows] of readmeGroups(suite)) out.push('', `_${group}_`, '', ...groupTable(rows))
+    for (const [group, rows] of readmeGroups(suite, held)) out.push('', `_${group}_`, '', ...groupTable(rows))
   }
   return out.join('\n')
 }
 
-/** A package README's block: that candidate's rows in every suite of the run. */
+/** A package README's block: that candidate's rows in every suite of the runs. */
 export function candidateFigures(
-  results: ResultsFile,
-  file: string,
+  runs: readonly ResultsFile[],
+  files: readonly string[],
   candidate: string,
   toRoot: string,
 ): string {
-  const rows = results.suites.flatMap((s) => s.rows).filter((r) => r.candidate === candidate)
-  const cells = rows.map((r) => {
-    const q = r.ratios[0]
+  const rows = heldRows(runs).filter((h) => h.row.candidate === candidate)
+  const how = runs.length === 1 ? '[95 %]' : `(range of ${runs.length} runs)`
+  const cells = rows.map((held) => {
+    const { row } = held
+    const q = row.ratios[0]
+    const { ratio, verdict } = heldRatio(held)
     return [
-      `${r.suite} · ${r.group}`,
-      `${formatNumber(r.value)} ${r.unit}`,
+      `${row.suite} · ${row.group}`,
+      `${heldValue(held, (r) => r.value)} ${row.unit}`,
       q ? `× ${q.baseline}` : '',
-      ratioCell(r),
-      verdictWord(r),
-      KEY_DETAILS.filter((k) => r.details[k] !== undefined)
-        .map((k) => `${k} ${formatCell(r.details[k])}`)
+      ratio,
+      verdict,
+      KEY_DETAILS.filter((k) => row.details[k] !== undefined)
+        .map((k) => `${k} ${heldValue(held, (r) => r.details[k])}`)
         .join(', '),
     ]
   })
-  const table = alignedTable(
-    ['suite · group', 'figure', 'ratio to', '[95 %]', 'verdict', 'also'],
-    cells,
-    (i) => [1, 3].includes(i),
+  const table = alignedTable(['suite · group', 'figure', 'ratio to', how, 'verdict', 'also'], cells, (i) =>
+    [1, 3].includes(i),
   )
   const summary = `[all candidates](${join(toRoot, 'README.md')}#latest-figures)`
   return [
-    source(results, file, toRoot),
+    source(runs, files, toRoot),
     '',
     rows.length > 0
       ? `This package's rows (${summary}):`
@@ -153,32 +190,33 @@ export function candidateFigures(
 }
 
 /**
- * The README with every figures block regenerated from the results file it names. `from` moves blocks to
- * a newer run: those whose named file shares a suite with it (a default-suites run replaces the default
- * suites' blocks, an http run the http blocks), or whose named file is gone. `read` loads a results file
- * by its path relative to the repository root.
+ * The README with every figures block regenerated from the results files it names. `from` moves blocks
+ * to newer runs: those whose first named file shares a suite with `from`'s (a default-suites run replaces
+ * the default suites' blocks, an http run the http blocks), or whose named files are gone. `read` loads a
+ * results file by its path relative to the repository root.
  */
 export function regenerate(
   readme: string,
   readmePath: string,
   root: string,
   read: (file: string) => ResultsFile,
-  from?: string,
+  from?: readonly string[],
 ): string {
   const toRoot = relative(dirname(readmePath), root)
-  const replaces = (named: string) => {
-    if (from === undefined) return false
-    if (!existsSync(join(root, named))) return true
-    const suites = new Set(read(from).run.suites)
-    return read(named).run.suites.some((s) => suites.has(s))
+  const replaces = (named: readonly string[]) => {
+    if (from === undefined || from.length === 0) return false
+    if (!named.every((file) => existsSync(join(root, file)))) return true
+    const suites = new Set(read(from[0] as string).run.suites)
+    return read(named[0] as string).run.suites.some((s) => suites.has(s))
   }
-  return readme.replace(BLOCK, (_, named: string, candidate: string | undefined) => {
-    const file = from !== undefined && replaces(named) ? from : named
-    const results = read(file)
+  return readme.replace(BLOCK, (_, list: string, candidate: string | undefined) => {
+    const named = list.split(',')
+    const files = from !== undefined && replaces(named) ? from : named
+    const runs = files.map(read)
     const body = candidate
-      ? candidateFigures(results, file, candidate, toRoot)
-      : summaryFigures(results, file, toRoot, root)
-    const open = `<!-- figures from ${file}${candidate ? ` candidate ${candidate}` : ''} -->`
+      ? candidateFigures(runs, files, candidate, toRoot)
+      : summaryFigures(runs, files, toRoot, root)
+    const open = `<!-- figures from ${files.join(',')}${candidate ? ` candidate ${candidate}` : ''} -->`
     return `${open}\n\n${body}\n\n<!-- /figures -->`
   })
 }

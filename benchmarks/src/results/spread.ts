@@ -1,4 +1,5 @@
 import { median } from '../measure/stats.js'
+import type { Row } from '../types.js'
 import type { ResultsFile } from './results.js'
 
 export interface RatioSpread {
@@ -13,6 +14,15 @@ export interface RatioSpread {
   readonly maxDeviationPct: number
 }
 
+/** The key a row keeps from run to run. */
+export const rowKey = (row: Row) => `${row.suite} · ${row.group} · ${row.candidate}`
+
+/** Range, median and the farthest value's distance from the median (in percent of it) of one figure's runs. */
+export function spreadOf(values: readonly number[]): Pick<RatioSpread, 'min' | 'max' | 'median' | 'maxDeviationPct'> {
+  const [min, max, mid] = [Math.min(...values), Math.max(...values), median(values)]
+  return { min, max, median: mid, maxDeviationPct: (100 * Math.max(mid - min, max - mid)) / mid }
+}
+
 /**
  * The run-to-run spread of every charted ratio over several results files (e.g. three consecutive
  * quick runs): within-run rme says nothing about process-to-process variation, this does.
@@ -24,7 +34,7 @@ export function ratioSpread(files: readonly ResultsFile[]): RatioSpread[] {
     for (const row of file.suites.flatMap((s) => s.rows)) {
       const ratio = row.ratios[0]
       if (!ratio) continue
-      const key = `${row.suite} · ${row.group} · ${row.candidate}`
+      const key = rowKey(row)
       keys.set(key, ratio.baseline)
       map.set(key, ratio.value)
     }
@@ -32,9 +42,6 @@ export function ratioSpread(files: readonly ResultsFile[]): RatioSpread[] {
   })
   return [...keys].map(([key, baseline]) => {
     const values = perFile.map((map) => map.get(key))
-    const present = values.filter((v): v is number => v !== undefined)
-    const [min, max, mid] = [Math.min(...present), Math.max(...present), median(present)]
-    const maxDeviationPct = (100 * Math.max(mid - min, max - mid)) / mid
-    return { key, baseline, values, min, max, median: mid, maxDeviationPct }
+    return { key, baseline, values, ...spreadOf(values.filter((v): v is number => v !== undefined)) }
   })
 }
