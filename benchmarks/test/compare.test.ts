@@ -40,10 +40,17 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     })
   })
 
-  test('a large change with overlapping noisy rounds is not significant: no change', () => {
-    const before = [1, 2, 3, 4, 5, 6, 7]
-    const after = [0.9, 1.8, 2.9, 3.5, 4.8, 5.5, 6.9]
-    expect(decide(before, after, true, options).decision).toBe('no change')
+  test('a 6 % change with overlapping rounds is not significant: no change', () => {
+    const before = [2.4, 2.45, 2.5, 2.52, 2.55, 2.6, 2.38]
+    const after = [2.3, 2.55, 2.35, 2.2, 2.5, 2.34, 2.45]
+    expect(decide(before, after, true, options)).toMatchObject({ decision: 'no change' })
+    expect(decide(before, after, true, options).deltaPct).toBeCloseTo(-6, 0)
+  })
+
+  test('a side whose own interval is wider than ±10 % is undecided, never a regression', () => {
+    const wide = [1, 2, 3, 4, 5, 6, 7]
+    expect(decide(wide, roundsAround(1, 0.01), true, options).decision).toBe('undecided')
+    expect(decide(roundsAround(8, 0.01), wide, true, options).decision).toBe('undecided')
   })
 
   test('fewer than 5 rounds on a side is undecided, never a regression', () => {
