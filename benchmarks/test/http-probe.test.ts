@@ -2,51 +2,58 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { load, startProbe } from '../src/suites/http/load.js'
-import { answerGaps, probeLatency, waitPercentile } from '../src/suites/http/stalls.js'
+import { load } from '../src/suites/http/load.js'
+import { type ProbeSample, startProbe, windowLatency } from '../src/suites/http/probe.js'
 
-describe('open-loop latency read from a closed-loop probe (exact, synthetic clock)', () => {
-  test('gaps run from the window start to the first answer at or after its end', () => {
-    expect(answerGaps([5, 10, 12, 30, 31], 8, 20)).toEqual([2, 2, 18])
-    // No answer after the end: the last gap stops at the end.
-    expect(answerGaps([10], 0, 25)).toEqual([10, 15])
-    expect(() => answerGaps([1], 5, 5)).toThrow(RangeError)
+describe('the latency of the requests due in a window (synthetic samples)', () => {
+  const every = (n: number, latencyMs: (i: number) => number | undefined): ProbeSample[] =>
+    Array.from({ length: n }, (_, i) => ({ dueAt: i * 5, latencyMs: latencyMs(i) }))
+
+  test('p99 and max of the requests due in the window, the others ignored', () => {
+    // 200 requests every 5 ms at 1 ms, except three at 80, 90 and 100 ms: the 198th of 200 is the p99.
+    // A slow one due outside the window does not count.
+    const slow = new Map([
+      [40, 80],
+      [90, 90],
+      [140, 100],
+    ])
+    const samples = [...every(200, (i) => slow.get(i) ?? 1), { dueAt: 5000, latencyMs: 500 }]
+    expect(windowLatency(samples, 0, 995)).toEqual({ p99Ms: 80, maxMs: 100, sent: 200, failures: 0 })
   })
 
-  test('one stall of 100 ms in an otherwise free second', () => {
-    // 900 gaps of 1 ms and one of 100 ms: P(wait > x) = (100 − x) / 1000 for x ≥ 1, so p99 = 90 ms.
-    const gaps = [...Array.from({ length: 900 }, () => 1), 100]
-    expect(waitPercentile(gaps, 0.99)).toBeCloseTo(90, 10)
-    // Below 1 ms every gap counts: P(wait > x) = (900 (1 − x) + 100 − x) / 1000 = 0.5 at x = 500 / 901.
-    expect(waitPercentile(gaps, 0.5)).toBeCloseTo(500 / 901, 10)
+  test('a blocked loop: requests due during a 100 ms stall wait for its end', () => {
+    // Requests every 5 ms; the server answers nothing between 0 and 100 ms, then 1 ms round trips.
+    const samples = every(200, (i) => Math.max(100 - i * 5, 0) + 1)
+    const latency = windowLatency(samples, 0, 995)
+    expect(latency.maxMs).toBe(101)
+    // The three slowest are due at 0, 5 and 10 ms (101, 96, 91 ms): the 198th of 200 is 91.
+    expect(latency.p99Ms).toBe(91)
   })
 
-  test('a server blocked 100 ms out of every 101 reads about 100 ms', () => {
-    // Closed loop: per cycle one answer after the stall and one after a 1 ms round trip.
-    const answeredAt: number[] = []
-    for (let t = 0; t < 10_100; t += 101) answeredAt.push(t + 100, t + 101)
-    const latency = probeLatency(answeredAt, 0, 10_100)
-    expect(latency.maxStallMs).toBe(100)
-    // p99 over instants: wait uniform on (0, 100] for 100/101 of the time, so ≈ 99 − ε, + 1 ms round trip.
-    expect(latency.p99Ms).toBeGreaterThan(95)
-    expect(latency.p99Ms).toBeLessThan(101)
-    expect(latency.answered).toBe(200)
+  test('a failed request ranks above every answer and is counted', () => {
+    const latency = windowLatency(
+      every(100, (i) => (i === 7 ? undefined : 2)),
+      0,
+      495,
+    )
+    expect(latency).toMatchObject({ p99Ms: 2, maxMs: 2, failures: 1, sent: 100 })
+    expect(
+      windowLatency(
+        every(10, (i) => (i < 2 ? undefined : 2)),
+        0,
+        45,
+      ).p99Ms,
+    ).toBe(Number.POSITIVE_INFINITY)
   })
 
-  test('a free server reads its round trip', () => {
-    const answeredAt = Array.from({ length: 1000 }, (_, i) => (i + 1) * 0.2)
-    const latency = probeLatency(answeredAt, 0, 200)
-    expect(latency.p99Ms).toBeCloseTo(0.2 + 0.198, 6)
-    expect(latency.maxStallMs).toBeCloseTo(0.2, 9)
-  })
-
-  test.each([0, 1, -0.5, Number.NaN])('percentile %s is refused', (p) => {
-    expect(() => waitPercentile([1], p)).toThrow(RangeError)
+  test('an empty window is refused', () => {
+    expect(() => windowLatency([], 5, 5)).toThrow(RangeError)
   })
 })
 
 // A real server process whose POST /block busy-waits, so the instrument is checked end to end: the probe
-// must see the event loop blocked, which a closed-loop p99 alone missed (the first login figures read 2 ms under a 160 ms blocking hasher).
+// must see the event loop blocked, which a closed-loop probe's own p99 missed (the first login figures
+// read 2 ms under a 160 ms blocking hasher).
 const BLOCK_MS = 60
 const SERVER = `
 const http = require('node:http')
@@ -73,14 +80,15 @@ describe('the GET /health probe against a server that blocks its event loop', ()
   })
 
   test('reads the stalls as latency', async () => {
-    const probe = startProbe(url, '/health')
+    const probe = startProbe(url, '/health', 200)
     const blocking = await load(url, { path: '/block', method: 'POST', connections: 2, amount: 16 })
     const health = await probe.finish(blocking.startedAt, blocking.lastResponseAt)
     expect(blocking.total).toBe(16)
     expect(blocking.failures + health.failures).toBe(0)
-    // 16 blocks of 60 ms back to back on 2 connections keep the loop blocked nearly all of the window,
-    // so most instants wait a large part of a block; a machine under load only lengthens the stalls.
-    expect(health.maxStallMs).toBeGreaterThanOrEqual(BLOCK_MS * 0.9)
+    // 16 blocks of 60 ms back to back on 2 connections keep the loop blocked nearly all of the window:
+    // a check due at the start of a block waits all of it; a machine under load only lengthens the stalls.
+    expect(health.sent).toBeGreaterThan(100)
+    expect(health.maxMs).toBeGreaterThanOrEqual(BLOCK_MS * 0.9)
     expect(health.p99Ms).toBeGreaterThanOrEqual(BLOCK_MS / 2)
     // The rate is read between start and last answer: 16 blocks cannot finish faster than 16 × 60 ms.
     expect(blocking.requestsPerSec).toBeLessThanOrEqual(1000 / BLOCK_MS + 0.5)

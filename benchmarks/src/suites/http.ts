@@ -3,7 +3,7 @@ import { HTTP_CEILING as CEILING } from '../discover/baselines.js'
 import { FULL, HTTP_BUDGETS } from '../measure/budget.js'
 import type { Suite, SuiteRow } from '../types.js'
 import { idsInFramework } from './http/ids-scenario.js'
-import { loginEntries, loginScenario } from './http/login-scenario.js'
+import { loginEntries, loginScenario, PROBE_PER_SECOND } from './http/login-scenario.js'
 import type { Placement } from './http/servers.js'
 import { hasTaskset, pin, unpin } from './http/servers.js'
 
@@ -28,7 +28,7 @@ export const httpSuite: Suite = {
         ? 'Each server process pinned to CPU 0 and autocannon (this process) to CPU 1 with taskset.'
         : 'taskset unavailable (or one core): servers and autocannon share the cores; figures are lower and noisier.',
       `ids-in-framework: a fresh server alone on its core for every measurement (each GET / stores a session, and a grown store made the largest difference between rounds), ${budget.warmupSec} s discarded warm-up, then ${budget.rounds} interleaved rounds (A B C … C B A) of ${budget.idsSec} s on 50 connections; value = median req/s of the clean rounds; ratio = mean of the per-round ratios to ${CEILING} ± its 95 % t-interval, and the ≥ 98 % goal is called only when that whole interval lies on one side.`,
-      `login: ${budget.loginRounds} interleaved rounds of about ${budget.loginSec} s of logins at the limit, 4 connections; limit = cores ÷ the mean verify time in a fresh process on the servers' core, without the probe; ratio = median of the per-round rates ÷ that limit with its 95 % bootstrap interval (hashers off the main thread read below 1 by the share of the pinned core the event loop spends answering the probe); GET /health p99 = the latency of a steady stream of health checks arriving meanwhile, read from a one-connection probe's answer times (a closed-loop probe's own p99, shown beside it, hides coordinated omission).`,
+      `login: ${budget.loginRounds} interleaved rounds of about ${budget.loginSec} s of logins at the limit, 4 connections; limit = cores ÷ the mean verify time in a fresh process on the servers' core; ratio = median of the per-round rates ÷ that limit with its 95 % bootstrap interval; GET /health p99 and max = the latency of health checks sent meanwhile at a steady ${PROBE_PER_SECOND}/s, open loop (each sent when due, answered or not, and timed from when it was due).`,
       `Login servers generate IDs with ${loginGenerator}.`,
     ]
     if (!candidates.ids.some((c) => c.id === CEILING))

@@ -1,5 +1,4 @@
 import autocannon from 'autocannon'
-import { type ProbeLatency, probeLatency } from './stalls.js'
 
 export interface LoadOptions {
   readonly path: string
@@ -39,75 +38,30 @@ function optionsFor(url: string, options: LoadOptions): autocannon.Options {
   }
 }
 
-interface Running {
-  readonly instance: autocannon.Instance
-  readonly done: Promise<LoadResult>
-}
-
 /**
  * One autocannon run through its programmatic API (no pipelining: one request per connection at a time).
- * `onResponse` sees the time of every response. Rates use the first and last moments read here, not
- * autocannon's `duration` (whole seconds, and it includes the idle tail until its next sampling tick:
- * a 22-login round of 2.4 s once read as exactly 11 logins/s).
+ * Rates use the first and last moments read here, not autocannon's `duration` (whole seconds, and it
+ * includes the idle tail until its next sampling tick: a 22-login round of 2.4 s once read as exactly
+ * 11 logins/s).
  */
-function run(url: string, options: LoadOptions, onResponse?: (at: number) => void): Running {
+export function load(url: string, options: LoadOptions): Promise<LoadResult> {
   const startedAt = performance.now()
   let lastResponseAt = startedAt
-  let settle: (result: LoadResult) => void = () => {}
-  let fail: (error: unknown) => void = () => {}
-  const done = new Promise<LoadResult>((resolve, reject) => {
-    settle = resolve
-    fail = reject
-  })
-  const instance = autocannon(optionsFor(url, options), (error, result) => {
-    if (error) return fail(error)
-    const total = result.requests.total
-    settle({
-      requestsPerSec: total / ((lastResponseAt - startedAt) / 1000),
-      total,
-      failures: result.errors + result.timeouts + result.non2xx,
-      p99Ms: result.latency.p99,
-      startedAt,
-      lastResponseAt,
+  return new Promise<LoadResult>((resolve, reject) => {
+    const instance = autocannon(optionsFor(url, options), (error, result) => {
+      if (error) return reject(error)
+      const total = result.requests.total
+      resolve({
+        requestsPerSec: total / ((lastResponseAt - startedAt) / 1000),
+        total,
+        failures: result.errors + result.timeouts + result.non2xx,
+        p99Ms: result.latency.p99,
+        startedAt,
+        lastResponseAt,
+      })
+    })
+    instance.on('response', () => {
+      lastResponseAt = performance.now()
     })
   })
-  instance.on('response', () => {
-    lastResponseAt = performance.now()
-    onResponse?.(lastResponseAt)
-  })
-  return { instance, done }
-}
-
-export function load(url: string, options: LoadOptions): Promise<LoadResult> {
-  return run(url, options).done
-}
-
-export interface ProbeResult extends ProbeLatency {
-  readonly total: number
-  readonly failures: number
-  /** autocannon's per-request p99, for comparison with the open-loop figure. */
-  readonly closedLoopP99Ms: number
-}
-
-/**
- * A second autocannon on one connection that requests `path` back to back until `finish`, recording when
- * each answer arrived. `finish(from, to)` reads the latency a steady stream of requests would have seen in
- * that window (see `probeLatency`): a closed-loop client sends one request per stall and thousands between
- * stalls, so its own p99 hides an event loop blocked most of the time (coordinated omission).
- */
-export function startProbe(url: string, path: string) {
-  const answeredAt: number[] = []
-  const probe = run(url, { path, connections: 1, durationSec: 3600 }, (at) => answeredAt.push(at))
-  return {
-    async finish(from: number, to: number): Promise<ProbeResult> {
-      probe.instance.stop()
-      const result = await probe.done
-      return {
-        ...probeLatency(answeredAt, from, to),
-        total: result.total,
-        failures: result.failures,
-        closedLoopP99Ms: result.p99Ms,
-      }
-    },
-  }
 }
