@@ -8,6 +8,7 @@ import { parseDurationMs } from '@authlab/stretch-helper'
 import { installedVersion } from '@authlab/workspace'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
+import { MIN_EFFECT_PCT, VERDICT_RULE } from './measure/verdict.js'
 import { renderComparison } from './report/compare.js'
 import { figureBlocks, regenerate } from './report/figures.js'
 import { writeReports } from './report/files.js'
@@ -50,8 +51,7 @@ const USAGE = `Usage:
                 benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
 Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (4–5 minutes on 2 cores).
-Every micro suite runs interleaved rounds; a ratio is the median of per-round ratios with a 95 % interval, printed
-as "no difference" inside the A/A control's noise floor and as "undecided (n = k)" with fewer than 5 rounds.
+Every micro suite runs interleaved rounds, and more rounds for comparisons still undecided. ${VERDICT_RULE}
 --filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).
 --runtime     runs the ids, hash and stretch suites inside each listed runtime (default: this Node only) and merges
               them into one results file: every row names its runtime, ratios divide by that runtime's own
@@ -152,7 +152,7 @@ function compareCommand(
   const read = (file: string) => readResults(resolve(startDir, file))
   const [before, after] = [beforeFiles.map(read), afterFiles.map(read)]
   const comparison = compareResults(before, after, {
-    thresholdPct: percentOption(values.threshold, '--threshold', 5),
+    thresholdPct: percentOption(values.threshold, '--threshold', MIN_EFFECT_PCT),
     alpha,
     absolute: values.absolute,
   })
@@ -251,7 +251,7 @@ function figuresCommand(
 }
 
 /** The index compares with compare's defaults, so its verdicts are the ones CI would print. */
-const INDEX_COMPARE = { thresholdPct: 5, alpha: 0.01, absolute: false } as const
+const INDEX_COMPARE = { thresholdPct: MIN_EFFECT_PCT, alpha: 0.01, absolute: false } as const
 
 /** The CLI without process globals, so tests can call it: returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
+import { CONTROL_FLAG, disagreement, summarizeRatio } from './measure/verdict.js'
 import { writeReports } from './report/files.js'
 import { renderTerminal, type TerminalOptions } from './report/terminal.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
@@ -83,6 +84,21 @@ function terminalOptions(options: RunOptions): TerminalOptions {
   }
 }
 
+/**
+ * A suite whose A/A control read better or worse publishes no decided verdict: identical code measured
+ * as different says the harness, not the code, moved in this run. The control keeps its own verdict,
+ * which is the evidence.
+ */
+export function withheldIfDisagreeing(rows: readonly Row[]): Row[] {
+  const why = disagreement(rows)
+  if (!why) return [...rows]
+  return rows.map((row) =>
+    row.flags.includes(CONTROL_FLAG)
+      ? row
+      : { ...row, ratios: row.ratios.map((q) => summarizeRatio(q.baseline, q.rounds, why)) },
+  )
+}
+
 /** The suites on this Node, one after another, each table printed as it finishes. */
 async function runSuites(
   options: RunOptions,
@@ -102,8 +118,16 @@ async function runSuites(
     const started = performance.now()
     const { rows, notes } = await suite.run(candidates, ctx)
     progress.note(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-    const stamped = rows.map((row) => stamp(suite.name, row))
-    const record = { name: suite.name, description: suite.description, notes, rows: stamped }
+    const stamped = withheldIfDisagreeing(rows.map((row) => stamp(suite.name, row)))
+    const why = stamped
+      .find((r) => r.ratios.some((q) => q.withheld))
+      ?.ratios.find((q) => q.withheld)?.withheld
+    const record = {
+      name: suite.name,
+      description: suite.description,
+      notes: why ? [...notes, `Verdicts withheld: ${why}.`] : notes,
+      rows: stamped,
+    }
     records.push(record)
     options.stdout(renderTerminal(record, terminalOptions(options)))
   }

@@ -71,11 +71,10 @@ export interface Ratio {
   readonly high: number
   /** The per-round ratios in round order: what `compare` ranks. */
   readonly rounds: readonly number[]
-  /**
-   * Only a `different` ratio is printed as a number: `undecided` had too few rounds, `no difference` has
-   * an interval covering 1 or a distance from 1 inside the suite's A/A noise floor.
-   */
-  readonly verdict: 'different' | 'no difference' | 'undecided'
+  /** What the interval decides, by the rule in src/measure/verdict.ts. */
+  readonly verdict: 'better' | 'worse' | 'same' | 'undecided'
+  /** Why a verdict is not published although the interval decides it (the suite's A/A control failed). */
+  readonly withheld?: string
 }
 
 /**
@@ -152,6 +151,19 @@ export interface Budget {
   readonly concurrencyCapMs: number
   /** Stretch: rounds of one derivation per backend. */
   readonly stretchRounds: number
+  /** Lag suite: rounds per hasher, each `lagTimeMs` of back-to-back hashes. */
+  readonly lagRounds: number
+  /**
+   * Rounds after the first ones, for the comparisons still undecided (src/measure/rounds.ts): at most
+   * `maxRounds` in all, within each suite's wall-time allowance in ms. Absent: fixed rounds.
+   */
+  readonly race?: {
+    readonly maxRounds: number
+    readonly idsMs: number
+    readonly hashMs: number
+    readonly concurrencyMs: number
+    readonly stretchMs: number
+  }
 }
 
 export interface SuiteContext {

@@ -53,7 +53,7 @@ describe('generation', () => {
     )
     expect(once).toMatch(/<!-- \/figures -->\n\nafter\n$/)
     expect(once).toContain('| authlab fast &lt;&>')
-    expect(once).toContain('2.50 [')
+    expect(once).toContain('2.50× [')
     // Idempotent: what the consistency test relies on.
     expect(regenerate(once, join(ROOT, 'README.md'), ROOT, reading(results))).toBe(once)
     const changed = structuredClone(results)
@@ -88,10 +88,10 @@ describe('generation', () => {
 
 describe('a block over several consecutive runs', () => {
   /** The synthetic run with id-fast's first ratio set to `value` (decided unless said otherwise). */
-  const runWith = (value: number, verdict: Ratio['verdict'] = 'different'): ResultsFile => {
+  const runWith = (value: number, verdict: Ratio['verdict'] = 'better'): ResultsFile => {
     const run = syntheticResults()
     const fast = run.suites[0]?.rows[1] as unknown as { ratios: Ratio[] }
-    fast.ratios = [{ ...(fast.ratios[0] as Ratio), value, verdict }]
+    fast.ratios = [{ ...(fast.ratios[0] as Ratio), value, low: value * 0.95, high: value * 1.05, verdict }]
     return run
   }
   const fastLine = (runs: readonly ResultsFile[]) => {
@@ -107,22 +107,24 @@ describe('a block over several consecutive runs', () => {
     return text.split('\n').find((l) => l.startsWith('| authlab fast')) ?? ''
   }
 
-  test('runs within ±5 % of their median: the median and the range of the runs, and their verdict', () => {
+  test('every run reached the same verdict: the latest run’s magnitude and interval, and that verdict', () => {
     expect(fastLine([runWith(2.4), runWith(2.5), runWith(2.6)])).toMatch(
-      / 2\.50 \(2\.40–2\.60\) \| better +\|/,
+      / 2\.6× \[2\.5–2\.7\] \| better \(3 of 3 runs\) +\|/,
     )
   })
 
-  test('one run farther than 5 % from the median: "varies" and the range, never a ratio', () => {
-    expect(fastLine([runWith(2.2), runWith(2.5), runWith(2.6)])).toMatch(/ varies 2\.20–2\.60 \| varies +\|/)
+  test('runs that reached different verdicts: "varies" and the verdicts, never one of them', () => {
+    expect(fastLine([runWith(2.2), runWith(0.5, 'worse'), runWith(2.6)])).toMatch(
+      / varies: better, worse +\|/,
+    )
   })
 
   test('a run that could not decide the ratio: "undecided in 1 of 3 runs"', () => {
     const line = fastLine([runWith(2.5), runWith(2.5, 'undecided'), runWith(2.5)])
-    expect(line).toMatch(/ undecided in 1 of 3 runs \| undecided +\|/)
+    expect(line).toMatch(/ undecided in 1 of 3 runs +\|/)
   })
 
   test('one run alone keeps its own interval', () => {
-    expect(fastLine([runWith(2.5)])).toMatch(/ 2\.50 \[[\d.]+–[\d.]+\] \| better +\|/)
+    expect(fastLine([runWith(2.5)])).toMatch(/ 2\.5× \[2\.4–2\.6\] \| better +\|/)
   })
 })

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
-import { summarizeRatio } from '../src/measure/rounds.js'
+import { summarizeRatio } from '../src/measure/verdict.js'
 import type { ResultsFile } from '../src/results/results.js'
 import type { Budget, Progress, Ratio, Row } from '../src/types.js'
 
@@ -20,6 +20,7 @@ export const TINY: Budget = {
   concurrencyRounds: 2,
   concurrencyCapMs: 1_000,
   stretchRounds: 2,
+  lagRounds: 2,
 }
 
 export const silentProgress = (): Progress => ({ plan() {}, step() {}, note() {} })
@@ -75,10 +76,13 @@ export function createIdGenerator() {
   return root
 }
 
-function row(overrides: Partial<Row> & Pick<Row, 'candidate' | 'label' | 'value'>): Row {
+export function row(overrides: Partial<Row> = {}): Row {
   return {
     suite: 'ids',
     group: 'IDs/s',
+    candidate: 'c',
+    label: 'c',
+    value: 1,
     unit: 'IDs/s',
     higherIsBetter: true,
     ratios: [],
@@ -88,9 +92,9 @@ function row(overrides: Partial<Row> & Pick<Row, 'candidate' | 'label' | 'value'
   }
 }
 
-/** A ratio summarised from per-round values the way the suites do it (median, bootstrap interval, verdict). */
-export function ratioOf(baseline: string, rounds: readonly number[], noiseFloorPct?: number): Ratio {
-  return summarizeRatio(baseline, rounds, noiseFloorPct)
+/** A ratio summarised from per-round values the way the suites do it (median, interval, verdict). */
+export function ratioOf(baseline: string, rounds: readonly number[]): Ratio {
+  return summarizeRatio(baseline, rounds)
 }
 
 /** Per-round ratios around `center` with a fixed ±`spread` pattern: synthetic, deterministic rounds. */

@@ -37,7 +37,7 @@ describe('the run report', () => {
     const results = syntheticResults()
     const html = await renderRunHtml(results)
     expect(html.indexOf('Synthetic CPU, 2 cores')).toBeLessThan(html.indexOf('id="ids"'))
-    expect(html).toContain('A/A noise floor')
+    expect(html).toContain('A/A control (IDs/s)')
     expect(html).toContain('the harness mismeasured')
     for (const suite of results.suites) expect(html).toContain(`<section id="${suite.name}">`)
     // One strip per ids row (all have rounds); lag rows have none.

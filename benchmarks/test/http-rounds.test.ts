@@ -1,29 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { interleavedRounds, summarizeRounds } from '../src/suites/http/rounds.js'
+import { summarizeRounds } from '../src/suites/http/rounds.js'
 
-describe('http suite round scheduling', () => {
-  test('rounds alternate A B C and C B A', () => {
-    expect(interleavedRounds(['A', 'B', 'C'], 5)).toEqual([
-      ['A', 'B', 'C'],
-      ['C', 'B', 'A'],
-      ['A', 'B', 'C'],
-      ['C', 'B', 'A'],
-      ['A', 'B', 'C'],
-    ])
-  })
-
-  test('every candidate runs once per round and equally often in each position over a pair of rounds', () => {
-    const rounds = interleavedRounds(['A', 'B', 'C', 'D'], 6)
-    for (const round of rounds) expect([...round].sort()).toEqual(['A', 'B', 'C', 'D'])
-    const meanPosition = (x: string) =>
-      rounds.reduce((sum, round) => sum + round.indexOf(x), 0) / rounds.length
-    for (const x of ['A', 'B', 'C', 'D']) expect(meanPosition(x)).toBe(1.5)
-  })
-
-  test.each([0, -1, 2.5, Number.NaN])('%s rounds is refused', (rounds) => {
-    expect(() => interleavedRounds(['A'], rounds)).toThrow(RangeError)
-  })
-
+describe('http suite rounds', () => {
   test('a round with errors, timeouts or non-2xx answers is marked and kept out of the median', () => {
     const summary = summarizeRounds([
       { value: 100, failures: 0 },

@@ -61,7 +61,7 @@ describe('compact terminal', () => {
     expect(wide).toContain('measurement error: above its limit')
     expect(compact).not.toContain('ns/ID')
     expect(compact).toMatch(/randomInt \| per char .* suspect/)
-    expect(compact).toMatch(/authlab fast <&> .*2\.50 \[[\d.]+–[\d.]+\]\s+better/)
+    expect(compact).toMatch(/authlab fast <&> .*2\.50× \[[\d.]+–[\d.]+\]\s+better/)
   })
 
   test('colour follows NO_COLOR and FORCE_COLOR, then whether stdout is a terminal', () => {

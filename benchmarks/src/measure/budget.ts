@@ -6,7 +6,7 @@ import type { Budget } from '../types.js'
  * phase of a shared one) takes longer. Full: publication runs, more and longer rounds, no caps.
  */
 export const QUICK: Budget = {
-  idRounds: 6,
+  idRounds: 5,
   idSampling: { warmupMs: 40, sampleMs: 2, samples: 24 },
   heapIds: 50_000,
   hashRounds: 5,
@@ -15,11 +15,13 @@ export const QUICK: Budget = {
   // the suite's time, for a ratio the cost-equalised N=2^15 row already gives.
   hashCallCapMs: 1_000,
   allSettings: false,
-  lagTimeMs: 600,
+  lagTimeMs: 150,
   lagMinHashes: 2,
   concurrencyRounds: 5,
   concurrencyCapMs: 600,
   stretchRounds: 5,
+  lagRounds: 5,
+  race: { maxRounds: 16, idsMs: 25_000, hashMs: 35_000, concurrencyMs: 20_000, stretchMs: 10_000 },
 }
 
 export const FULL: Budget = {
@@ -30,11 +32,13 @@ export const FULL: Budget = {
   hashRoundMs: 250,
   hashCallCapMs: Number.POSITIVE_INFINITY,
   allSettings: true,
-  lagTimeMs: 5_000,
-  lagMinHashes: 5,
+  lagTimeMs: 1_000,
+  lagMinHashes: 3,
   concurrencyRounds: 10,
   concurrencyCapMs: Number.POSITIVE_INFINITY,
   stretchRounds: 10,
+  lagRounds: 10,
+  race: { maxRounds: 40, idsMs: 120_000, hashMs: 180_000, concurrencyMs: 120_000, stretchMs: 60_000 },
 }
 
 /**

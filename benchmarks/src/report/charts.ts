@@ -1,5 +1,6 @@
 import * as vega from 'vega'
 import * as vl from 'vega-lite'
+import { MIN_EFFECT_PCT } from '../measure/verdict.js'
 
 /** One bar: a figure, its interval when it has one, and the series it belongs to (the legend). */
 export interface Bar {
@@ -46,9 +47,9 @@ const PALETTE = ['#0072b2', '#999999', '#e69f00', '#009e73', '#d55e00', '#cc79a7
  * takes the next free colour of the palette.
  */
 export const SERIES = {
-  decided: 'decided',
-  same: 'no difference (within noise)',
-  undecided: 'undecided (< 5 rounds or interval over ±10 %)',
+  decided: 'better or worse',
+  same: `same (within ±${MIN_EFFECT_PCT} %)`,
+  undecided: 'undecided (interval straddles the margin)',
   baseline: 'baseline',
   control: 'A/A control',
   ceiling: 'INSECURE ceiling',

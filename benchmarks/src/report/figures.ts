@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
+import { VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { groupRows } from './format.js'
-import { HELD_WITHIN_PCT, type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
+import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
 
@@ -106,18 +107,12 @@ function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: 
   ].join('\n')
 }
 
-const READING = [
-  'Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with',
-  'the 95 % interval across rounds; "same" means no difference (the interval covers 1 or the ratio is within',
-  'the A/A noise floor), "undecided" fewer than 5 rounds or an interval wider than ±10 %, "suspect" a flagged',
-  'row.',
-]
+const READING = [`${VERDICT_RULE} "suspect": a flagged row.`]
 
 /** What a block over several runs adds: a ratio is quoted only where the runs agree. */
 const READING_RUNS = (runs: number) => [
-  `Each figure is the median of the ${runs} runs; a ratio is quoted (the median, then the range of the runs)`,
-  `only when every run decided it and all ${runs} lie within ±${HELD_WITHIN_PCT} % of their median: otherwise "varies"`,
-  `and the range, or "undecided in k of ${runs} runs". A verdict is the runs' common one, else "varies".`,
+  `Each figure is the median of the ${runs} runs; a ratio is the latest run's, with its interval; the verdict`,
+  `is the one all ${runs} runs reached, else "undecided in k of ${runs} runs" or "varies".`,
 ]
 
 /**

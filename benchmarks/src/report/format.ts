@@ -1,4 +1,4 @@
-import { undecidedReason } from '../measure/rounds.js'
+import { CONTROL_FLAG, formatMagnitude, formatRatio, verdictText } from '../measure/verdict.js'
 import type { Ratio, Row } from '../types.js'
 
 /** Readable figures: counts and values from 1000 up as grouped integers, otherwise three significant digits. */
@@ -17,15 +17,7 @@ export function formatCell(value: number | string | undefined): string {
   return typeof value === 'number' ? formatNumber(value) : value
 }
 
-/**
- * A ratio as a reader may take it: a number with its 95 % interval only when it is decided; otherwise
- * the words, so an undecided or within-noise figure is never read as a finding.
- */
-export function formatRatio(q: Ratio): string {
-  if (q.verdict === 'undecided') return `undecided (${undecidedReason(q)})`
-  if (q.verdict === 'no difference') return 'no difference'
-  return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
-}
+export { formatRatio }
 
 /** Flags that make a row untrustworthy as printed (highlighted by every reporter). */
 export function isWarning(flag: string): boolean {
@@ -89,24 +81,24 @@ export function tableOf(rows: readonly Row[]): Table {
   return { headers, cells, flagged: rows.map((r) => r.flags.some(isWarning)) }
 }
 
-/** A row's state in one word: what the reader may conclude from it. */
+/** A row's state in a few words: what the reader may conclude from its first ratio. */
 export function verdictWord(row: Row): string {
   if (row.flags.some(isWarning)) return 'suspect'
-  if (row.flags.includes('A/A control')) return row.ratios[0]?.verdict === 'different' ? 'suspect' : 'control'
-  if (row.flags.includes('baseline')) return 'baseline'
-  if (row.flags.some((f) => f.startsWith('ceiling'))) return 'ceiling'
   const q = row.ratios[0]
-  if (!q) return ''
-  if (q.verdict === 'undecided') return 'undecided'
-  if (q.verdict === 'no difference') return 'same'
-  return q.value > 1 ? 'better' : 'worse'
+  if (row.flags.includes(CONTROL_FLAG)) {
+    if (q?.verdict === 'better' || q?.verdict === 'worse') return `control read ${q.verdict}: suspect`
+    return q?.verdict === 'same' ? 'control: same' : 'control: undecided'
+  }
+  // A baseline row's own ratio is 1 by construction; a ratio to another baseline is a finding.
+  if (row.flags.includes('baseline') && (!q || q.rounds.every((r) => r === 1))) return 'baseline'
+  if (row.flags.some((f) => f.startsWith('ceiling'))) return 'ceiling'
+  return q ? verdictText(q) : ''
 }
 
-/** The first ratio with its interval, or why it is undecided (too few rounds, too wide an interval). */
+/** The first ratio's magnitude with its interval (digits fitted to the interval). */
 export function ratioCell(row: Row): string {
   const q = row.ratios[0]
-  if (!q || q.verdict === 'undecided') return q ? undecidedReason(q) : ''
-  return `${q.value.toFixed(2)} [${q.low.toFixed(2)}–${q.high.toFixed(2)}]`
+  return q && q.rounds.length > 0 ? formatMagnitude(q) : ''
 }
 
 /** The runtime a row was measured in, when the run compared runtimes; rows without one ran in this Node. */

@@ -1,15 +1,8 @@
 import { median } from '../measure/stats.js'
 import type { ResultsFile } from '../results/results.js'
-import { rowKey, spreadOf } from '../results/spread.js'
+import { rowKey } from '../results/spread.js'
 import type { Row } from '../types.js'
 import { formatCell, ratioCell, verdictWord } from './format.js'
-
-/**
- * How far, in percent of their median, a ratio's runs may lie for a README to quote it. One quick run's
- * interval covers the noise inside that run; a fresh process carries a few per cent of its own (code and
- * heap layout, JIT decisions), which only another run shows.
- */
-export const HELD_WITHIN_PCT = 5
 
 /** One row as every run of a figures block measured it: what a README may quote of it. */
 export interface HeldRow {
@@ -44,21 +37,21 @@ export function heldValue(held: HeldRow, pick: (row: Row) => number | string | u
 }
 
 /**
- * The first ratio and its verdict as a README may quote them. From one run: the run's own interval. From
- * several: the median and range of the runs, and only when every run decided the ratio and all lie within
- * HELD_WITHIN_PCT of their median; otherwise why not ("undecided in k of n runs", "varies a–b").
+ * The first ratio and its verdict as a README may quote them: the latest run's magnitude and interval,
+ * and the verdict only when every run reached the same one; otherwise why not ("undecided in k of n
+ * runs", "varies: better, same").
  */
 export function heldRatio(held: HeldRow): { ratio: string; verdict: string } {
   const { row, runs, of } = held
-  if (of === 1) return { ratio: ratioCell(row), verdict: verdictWord(row) }
-  const words = new Set(runs.map(verdictWord))
-  const verdict = words.size === 1 ? (words.values().next().value as string) : 'varies'
-  if (!row.ratios[0]) return { ratio: '', verdict }
-  if (runs.length < of) return { ratio: `in ${runs.length} of ${of} runs`, verdict: 'undecided' }
-  const undecided = runs.filter((r) => !r.ratios[0] || r.ratios[0].verdict === 'undecided').length
-  if (undecided > 0) return { ratio: `undecided in ${undecided} of ${of} runs`, verdict: 'undecided' }
-  const spread = spreadOf(runs.map((r) => r.ratios[0]?.value as number))
-  const range = `${spread.min.toFixed(2)}–${spread.max.toFixed(2)}`
-  if (spread.maxDeviationPct > HELD_WITHIN_PCT) return { ratio: `varies ${range}`, verdict: 'varies' }
-  return { ratio: `${spread.median.toFixed(2)} (${range})`, verdict }
+  const ratio = ratioCell(row)
+  if (of === 1) return { ratio, verdict: verdictWord(row) }
+  if (runs.length < of) return { ratio, verdict: `in ${runs.length} of ${of} runs` }
+  const words = runs.map(verdictWord)
+  const distinct = [...new Set(words)]
+  if (distinct.length === 1)
+    return { ratio, verdict: `${distinct[0]}${row.ratios[0] ? ` (${of} of ${of} runs)` : ''}` }
+  const undecided = runs.filter((r) => r.ratios[0]?.verdict === 'undecided').length
+  if (undecided > 0 && distinct.filter((w) => !w.startsWith('undecided')).length <= 1)
+    return { ratio, verdict: `undecided in ${undecided} of ${of} runs` }
+  return { ratio, verdict: `varies: ${distinct.join(', ')}` }
 }

@@ -1,5 +1,5 @@
-import { noiseFloorPct } from '../measure/rounds.js'
 import { medianInterval } from '../measure/stats.js'
+import { CONTROL_FLAG, VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { renderSvg, type Strip, stripSpec } from './charts.js'
@@ -37,8 +37,7 @@ export function flagMeaning(flag: string): string | undefined {
 
 /** How to read every page: said once at the top, in the words the tables use. */
 export const READING_GUIDE = [
-  'Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better), with the 95 % bootstrap interval across rounds in brackets. The rounds column draws each round as a dot, the interval as a blue line and the median as an orange tick, each row on its own scale; a dashed line marks 1 when it falls inside.',
-  '"no difference": the interval covers 1, or the ratio is closer to 1 than the suite’s A/A noise floor. "undecided (n = k)": fewer than 5 rounds, too few to decide; "undecided (±x %)": an interval wider than ±10 % of the median, too imprecise to carry from one run to the next. Only a decided ratio is printed as a number.',
+  `${VERDICT_RULE} The rounds column draws each round as a dot, the interval as a blue line and the median as an orange tick, each row on its own scale; a dashed line marks 1 when it falls inside.`,
   'Rows shaded and marked ⚠ carry a flag saying not to read them as fact; each flag is explained under its table.',
 ]
 
@@ -130,14 +129,14 @@ function runtimeTable(group: string, rows: readonly Row[]): HtmlTable {
   }
 }
 
-/** The A/A controls of a suite and the noise floor each sets, in words. */
+/** The A/A controls of a suite, in words: identical code measured twice, which must read same. */
 function noiseFloorNotes(suite: SuiteRecord): string[] {
   return suite.rows.flatMap((row) => {
     const q = row.ratios[0]
-    if (!row.flags.includes('A/A control') || !q || q.rounds.length === 0) return []
-    const floor = noiseFloorPct(q)
+    if (!row.flags.includes(CONTROL_FLAG) || !q || q.rounds.length === 0) return []
+    const failed = q.verdict === 'better' || q.verdict === 'worse'
     return [
-      `A/A noise floor (${row.group}): ${row.label} read ${q.value.toFixed(3)} [${q.low.toFixed(3)}–${q.high.toFixed(3)}] of ${q.baseline}, so differences within ±${floor.toFixed(1)} % read "no difference"${q.verdict === 'different' ? '. ⚠ Its interval excludes 1: the harness disagreed with itself in this run.' : '.'}`,
+      `A/A control (${row.group}): ${row.label} read ${formatRatio(q)} of ${q.baseline}${failed ? ". ⚠ The harness disagreed with itself: this suite's verdicts are withheld." : '.'}`,
     ]
   })
 }

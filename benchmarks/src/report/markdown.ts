@@ -1,3 +1,4 @@
+import { VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile } from '../results/results.js'
 import { groupRows, tableOf } from './format.js'
 
@@ -29,7 +30,7 @@ export function renderMarkdown(
     '',
     `Commit \`${env.commit.slice(0, 12)}\`${env.dirty ? ' (with uncommitted changes)' : ''} · ${env.cpu}, ${env.cores} cores · ${env.os} ${env.arch} · ${env.runtime} · load average ${env.loadAverage.join(' / ')} at start, ${results.run.loadAverageAtEnd.join(' / ')} at end · \`${results.run.command.join(' ')}\` · ${env.threadpool}`,
     '',
-    'Ratios: the median of per-round ratios to a baseline measured in the same round (> 1 is better), with its 95 % interval across rounds in brackets. "no difference": the interval covers 1 or the ratio is within the A/A control\'s noise floor; "undecided (n = k)": fewer than 5 rounds; "undecided (±x %)": an interval wider than ±10 % of the median, too imprecise to carry from one run to the next. Rows marked ⚠ carry a flag that says why not to trust them.',
+    `${VERDICT_RULE} Rows marked ⚠ carry a flag that says why not to trust them.`,
   ]
   for (const suite of results.suites) {
     out.push('', `## ${suite.name}`, '', suite.description)

@@ -1,4 +1,5 @@
 import { medianInterval } from '../measure/stats.js'
+import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import {
@@ -24,12 +25,12 @@ export interface SuiteChart {
 /** The legend entry of a row: what a reader may take its bar for. */
 export function seriesOf(row: Row): string {
   if (row.flags.some(isWarning)) return SERIES.flagged
-  if (row.flags.includes('A/A control')) return SERIES.control
+  if (row.flags.includes(CONTROL_FLAG)) return SERIES.control
   if (row.flags.some((f) => f.startsWith('ceiling'))) return SERIES.ceiling
   if (row.flags.includes('baseline')) return SERIES.baseline
   const verdict = row.ratios[0]?.verdict
   if (verdict === 'undecided') return SERIES.undecided
-  if (verdict === 'no difference') return SERIES.same
+  if (verdict === 'same') return SERIES.same
   return SERIES.decided
 }
 

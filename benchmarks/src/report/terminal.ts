@@ -67,7 +67,7 @@ function compactTable(rows: readonly Row[], width: number) {
     baseline,
     headers,
     cells: cells.map(([label, ...rest]) => [fit(label ?? '', labelWidth), ...rest]),
-    flagged: rows.map((r) => verdictWord(r) === 'suspect'),
+    flagged: rows.map((r) => verdictWord(r).endsWith('suspect')),
   }
 }
 

@@ -1,5 +1,5 @@
-import { halfWidthPct, MAX_HALF_WIDTH_PCT, MIN_ROUNDS } from '../measure/rounds.js'
-import { mannWhitney, median, medianInterval } from '../measure/stats.js'
+import { mannWhitney, median } from '../measure/stats.js'
+import { MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
 import type { Figure, Row } from '../types.js'
 import type { ResultsFile } from './results.js'
 
@@ -62,12 +62,13 @@ function figureOf(row: Row, absolute: boolean): Compared | undefined {
 
 /**
  * The decision for one row, as benchstat makes it: the per-round values of both sides (several results
- * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha
- * AND the medians differ by more than the threshold, so a tiny real change and a large noisy one both
- * read "no change". A side the report itself could not decide — fewer than MIN_ROUNDS rounds, or a 95 %
- * interval wider than ±MAX_HALF_WIDTH_PCT — is undecided, never a regression: two runs of one commit
- * read uid-safe's ratio (±19 % within each run) 28.7 % apart with every round of one run above every
- * round of the other (p = 0.009), a shift between processes that no test over rounds can tell from a change.
+ * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha,
+ * the medians differ by more than the threshold, AND each side's median lies outside the other side's
+ * interval for the next run's median (src/measure/verdict.ts). That last test is the one that matters on a
+ * shared machine: two runs of one commit read uid-safe's ratio 28.7 % apart with every round of one run
+ * above every round of the other (p = 0.009), a shift between processes that a rank test over rounds
+ * cannot tell from a change, but that each run's own spread predicts. Fewer than MIN_ROUNDS rounds on a
+ * side: undecided.
  */
 export function decide(
   before: readonly number[],
@@ -77,11 +78,15 @@ export function decide(
 ): { deltaPct: number; p: number; decision: Decision } {
   const [a, b] = [median(before), median(after)]
   const deltaPct = ((b - a) / a) * 100
-  const undecided = (side: readonly number[]) =>
-    side.length < MIN_ROUNDS || halfWidthPct(median(side), medianInterval(side)) > MAX_HALF_WIDTH_PCT
-  if (undecided(before) || undecided(after)) return { deltaPct, p: 1, decision: 'undecided' }
+  if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS) return { deltaPct, p: 1, decision: 'undecided' }
   const { p } = mannWhitney(before, after)
-  if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct) return { deltaPct, p, decision: 'no change' }
+  const outside = (value: number, side: readonly number[]) => {
+    const { low, high } = ratioInterval(side)
+    return value < low || value > high
+  }
+  const predicted = !(outside(b, before) && outside(a, after))
+  if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct || predicted)
+    return { deltaPct, p, decision: 'no change' }
   const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
   return { deltaPct, p, decision: worse ? 'regression' : 'better' }
 }

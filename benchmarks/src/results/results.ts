@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { InvalidOptionError } from '@authlab/core'
 import AjvModule from 'ajv'
+import { rejudge } from '../measure/verdict.js'
 import type { Environment } from './env.js'
 import type { Row } from '../types.js'
 
@@ -150,7 +151,10 @@ export const RESULTS_SCHEMA = {
                       low: number,
                       high: number,
                       rounds: { type: 'array', items: number },
-                      verdict: { enum: ['different', 'no difference', 'undecided'] },
+                      // Files written before the current rule said 'different' / 'no difference'; every
+                      // verdict is judged again from the rounds when a file is read.
+                      verdict: { enum: ['better', 'worse', 'same', 'undecided', 'different', 'no difference'] },
+                      withheld: string,
                     },
                   },
                 },
@@ -204,5 +208,16 @@ export function readResults(file: string): ResultsFile {
       `${file}: not an authlab-bench results file: ${errors.slice(0, 5).join('; ')}`,
     )
   }
-  return data as ResultsFile
+  return rejudged(data as ResultsFile)
+}
+
+/** A results file with every ratio judged by the current rule from its own rounds (src/measure/verdict.ts). */
+export function rejudged(file: ResultsFile): ResultsFile {
+  return {
+    ...file,
+    suites: file.suites.map((suite) => ({
+      ...suite,
+      rows: suite.rows.map((row) => ({ ...row, ratios: row.ratios.map(rejudge) })),
+    })),
+  }
 }

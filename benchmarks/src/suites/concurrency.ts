@@ -1,10 +1,11 @@
 import type { PasswordHasher } from '@authlab/core'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import { limitFlags, noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
+import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
 import { threadpoolNote } from '../results/env.js'
-import type { Suite, SuiteRow } from '../types.js'
+import type { Ratio, Suite, SuiteRow } from '../types.js'
 
 /** K = 1, cores, 4 × cores and 32 concurrent hashes (single, every core busy, an oversubscribed pool, a burst), without repeats. */
 export function concurrencyLevels(cores: number): number[] {
@@ -74,6 +75,24 @@ export const concurrencySuite: Suite = {
       }
     }
     // Each round: one hash alone (the round's limit), then each K: the ratio divides by the limit of its own round.
+    const limitOf = (rounds: readonly (Map<number, number> | undefined)[]) =>
+      rounds.map((r) => (r?.get(1) ? (ctx.cores * 1000) / (r.get(1) as number) : undefined))
+    const perSecondAt = (rounds: readonly (Map<number, number> | undefined)[], k: number) =>
+      rounds.map((r) => (r?.get(k) ? (k * 1000) / (r.get(k) as number) : undefined))
+    /** K's hashes/s against the round's limit, and against the round's K=1 (the scaling factor). */
+    const ratiosAt = (rounds: readonly (Map<number, number> | undefined)[], k: number): Ratio[] => [
+      summarizeRatio(limitLabel, perRoundRatios(perSecondAt(rounds, k), limitOf(rounds), true)),
+      summarizeRatio('K=1 (scaling)', perRoundRatios(perSecondAt(rounds, k), perSecondAt(rounds, 1), true)),
+    ]
+    const controlOf = (rounds: readonly (Map<number, number> | undefined)[]) =>
+      summarizeRatio(
+        'the first single hash',
+        perRoundRatios(
+          rounds.map((r) => r?.get(CONTROL)),
+          rounds.map((r) => r?.get(1)),
+          false,
+        ),
+      )
     const measured = await runRounds(
       plans,
       ctx.budget.concurrencyRounds,
@@ -82,41 +101,41 @@ export const concurrencySuite: Suite = {
         ctx.progress.step(`round ${round + 1} · ${plan.label}`)
         const wall = new Map<number, number>([[1, await burst(plan.hasher, 1)]])
         for (const k of plan.levels) wall.set(k, await burst(plan.hasher, k))
-        // The A/A control: one hash alone again, after the bursts, against the round's first one.
         wall.set(CONTROL, await burst(plan.hasher, 1))
         return wall
       },
       (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
+      ctx.budget.race && {
+        ...ctx.budget.race,
+        budgetMs: ctx.budget.race.concurrencyMs,
+        pending: (results) =>
+          plans.filter((plan) => {
+            const rounds = results.get(plan) ?? []
+            const all = [controlOf(rounds), ...plan.levels.flatMap((k) => ratiosAt(rounds, k))]
+            return all.some((q) => q.verdict === 'undecided')
+          }),
+      },
     )
     for (const plan of plans) {
       const rounds = measured.get(plan) ?? []
-      const single = rounds.map((r) => r?.get(1))
-      const control = summarizeRatio(
-        'the first single hash',
-        perRoundRatios(
-          rounds.map((r) => r?.get(CONTROL)),
-          single,
-          false,
-        ),
+      const controlRounds = rounds.flatMap((r) =>
+        r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : [],
       )
-      const floor = noiseFloorPct(control)
       rows.push({
         group: 'K=1 again (A/A control)',
         candidate: plan.id,
         label: plan.label,
-        value: median(rounds.flatMap((r) => (r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : []))),
+        value: median(controlRounds),
         unit: 'hashes/s',
         higherIsBetter: true,
-        rounds: rounds.flatMap((r) => (r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : [])),
-        ratios: [control],
-        details: { 'noise floor %': floor },
-        flags: ['A/A control'],
+        rounds: controlRounds,
+        ratios: [controlOf(rounds)],
+        details: {},
+        flags: [CONTROL_FLAG],
       })
       for (const k of [1, ...plan.levels]) {
-        const perSecond = rounds.map((r) => (r?.get(k) ? (k * 1000) / (r.get(k) as number) : undefined))
-        const limit = single.map((ms) => (ms ? (ctx.cores * 1000) / ms : undefined))
-        const clean = perSecond.filter((v): v is number => v !== undefined)
-        const ratio = summarizeRatio(limitLabel, perRoundRatios(perSecond, limit, true), floor)
+        const clean = perSecondAt(rounds, k).filter((v): v is number => v !== undefined)
+        const ratios = k === 1 ? [] : ratiosAt(rounds, k)
         rows.push({
           group: `K=${k}`,
           candidate: plan.id,
@@ -125,19 +144,18 @@ export const concurrencySuite: Suite = {
           unit: 'hashes/s',
           higherIsBetter: true,
           rounds: clean,
-          // At K=1 the ratio is 1/cores by construction: it shows the scale, not a finding.
-          ratios: k === 1 ? [] : [ratio],
+          ratios,
           details: {
-            'limit hashes/s': median(limit.filter((v): v is number => v !== undefined)),
+            'limit hashes/s': median(limitOf(rounds).filter((v): v is number => v !== undefined)),
             params: describeParams(plan.hasher),
             'runs on': plan.hasher.info.runsOn,
           },
-          flags: k === 1 ? [] : limitFlags(ratio),
+          flags: limitFlags(ratios[0]),
         })
       }
     }
     notes.push(
-      `${threadpoolNote()}; ${ctx.cores} cores. ${ctx.budget.concurrencyRounds} rounds, hashers in a fresh random order per round; in each, one hash alone sets that round's limit (cores ÷ its wall time), then each K runs one burst, then one hash alone again (the A/A control, whose distance from 1 is that hasher's noise floor). Ratio = burst hashes/s ÷ that limit, median with a 95 % bootstrap interval; 1.0 = perfect scaling, and an interval wholly above 1 is flagged as a measurement error. Wall time (parallelism is the point), so load from other processes lowers these figures.`,
+      `${threadpoolNote()}; ${ctx.cores} cores. ${ctx.budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; in each, one hash alone sets that round's limit (cores ÷ its wall time), then each K runs one burst, then one hash alone again (the A/A control, which must read same). Ratios: burst hashes/s ÷ that limit (1.0 = perfect scaling; an interval wholly above 1 is flagged as a measurement error), and ÷ that round's K=1 hashes/s (the scaling factor: about K for a strategy that spreads over K free cores, 1 for one that runs on the main thread). ${VERDICT_RULE} Wall time (parallelism is the point), so load from other processes lowers these figures.`,
     )
     return { rows, notes }
   },

@@ -1,9 +1,10 @@
 import type { PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
-import { noiseFloorPct, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
+import { CONTROL_FLAG, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
 import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
@@ -122,6 +123,23 @@ export const hashSuite: Suite = {
         }
       },
       (entry, error) => notes.push(`${entry.candidate.id}: a round failed (${(error as Error).message})`),
+      ctx.budget.race && {
+        ...ctx.budget.race,
+        budgetMs: ctx.budget.race.hashMs,
+        // Pairing is inside a round (each call beside a native call), so an entry races alone.
+        pending: (results) =>
+          live.filter((e) => {
+            if (nativeOf(e) === e || !nativeOf(e)) return false
+            const rounds = results.get(e) ?? []
+            return (['hash', 'verify'] as const).some(
+              (op) =>
+                summarizeRatio(
+                  '',
+                  rounds.flatMap((r) => (r?.vs ? [r.vs[op]] : [])),
+                ).verdict === 'undecided',
+            )
+          }),
+      },
     )
     const byKey = new Map(live.map((e) => [keyOf(e), measured.get(e) ?? []]))
     const roundsOf = (e: Entry | undefined) => (e && byKey.get(keyOf(e))) || []
@@ -129,12 +147,6 @@ export const hashSuite: Suite = {
     // A native is its own baseline: 1 in every round it was measured.
     const vsNativeOf = (e: Entry | undefined, op: Op) =>
       roundsOf(e).flatMap((r) => (r ? [r.vs?.[op] ?? 1] : []))
-    const floors = new Map<Op, number>()
-    if (controlBase) {
-      for (const op of ['hash', 'verify'] as const) {
-        floors.set(op, noiseFloorPct(summarizeRatio('', vsNativeOf(entries.at(-1), op))))
-      }
-    }
     const rows: SuiteRow[] = []
     for (const op of ['hash', 'verify'] as const) {
       for (const entry of entries) {
@@ -143,18 +155,11 @@ export const hashSuite: Suite = {
         const clean = cpu.filter((v): v is number => v !== undefined)
         const native = nativeOf(entry)
         const ratios: Ratio[] = native
-          ? [
-              summarizeRatio(
-                native.hasher.info.displayName,
-                vsNativeOf(entry, op),
-                // The control is judged by its own interval: against the floor it sets, it could never fail.
-                entry.control ? undefined : floors.get(op),
-              ),
-            ]
+          ? [summarizeRatio(native.hasher.info.displayName, vsNativeOf(entry, op))]
           : []
         const flags: string[] = []
         if (native === entry) flags.push('baseline')
-        if (entry.control) flags.push('A/A control')
+        if (entry.control) flags.push(CONTROL_FLAG)
         if (
           entry.group !== 'defaults' &&
           entries.some((e) => e.group === 'defaults' && keyOf(e) === keyOf(entry))
@@ -183,8 +188,8 @@ export const hashSuite: Suite = {
       }
     }
     notes.push(
-      `${ctx.budget.hashRounds} rounds after one discarded hash and verify each; in every round each configuration hashes, then verifies, each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median call), in a fresh random order, each call on a settled heap and, except for the natives, beside a call of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
-      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native), then the median over rounds with a 95 % bootstrap interval; pairs of adjacent calls see the same machine speed; "no difference" within the A/A control's noise floor${floors.size ? ` (hash ±${(floors.get('hash') ?? 0).toFixed(1)} %, verify ±${(floors.get('verify') ?? 0).toFixed(1)} % in this run)` : ''}.`,
+      `${ctx.budget.hashRounds} rounds at least, after one discarded hash and verify each; in every round each configuration hashes, then verifies, each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median call), in a fresh random order, each call on a settled heap and, except for the natives, beside a call of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
+      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native); pairs of adjacent calls see the same machine speed. ${VERDICT_RULE}${ctx.budget.race ? ` Rounds go on, up to ${ctx.budget.race.maxRounds} and ${ctx.budget.race.hashMs / 1000} s, for entries with an undecided ratio.` : ''}`,
     )
     return { rows, notes }
   },

@@ -1,7 +1,8 @@
 import { type SurvivorHeap, signAsSessionCookie, sparseSurvivorHeap } from '@authlab/conformance'
 import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
-import { limitFlags, noiseFloorPct, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
+import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
 import type { IdCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 import { type IdRound, measureIdsInChild } from './ids-measure.js'
 
@@ -28,18 +29,49 @@ export const idsSuite: Suite = {
     const list = primary ? [...candidates.ids, controlOf(primary)] : [...candidates.ids]
     const notes: string[] = []
     progress.plan(list.length * budget.idRounds + candidates.ids.length)
+    const sourceOf = (candidate: IdCandidate) =>
+      candidate.id.endsWith(CONTROL_SUFFIX) ? candidate.id.slice(0, -CONTROL_SUFFIX.length) : candidate.id
+    const baselines = [...ID_BASELINES, CEILING]
+    // The control is compared with the first baseline only: it is that baseline, measured again.
+    const baselinesOf = (candidate: IdCandidate) =>
+      candidate.id.endsWith(CONTROL_SUFFIX) ? baselines.slice(0, 1) : baselines
+    const ratiosIn = (
+      results: ReadonlyMap<IdCandidate, readonly (IdRound | undefined)[]>,
+      candidate: IdCandidate,
+    ): Ratio[] => {
+      const values = relativeSpeed(results.get(candidate) ?? [])
+      return baselinesOf(candidate).flatMap((id) => {
+        const base = list.find((c) => c.id === id)
+        if (!base || base === candidate) return []
+        return [
+          summarizeRatio(base.label, perRoundRatios(values, relativeSpeed(results.get(base) ?? []), true)),
+        ]
+      })
+    }
     const measured = await runRounds(
       list,
       budget.idRounds,
       ctx.seed,
       (candidate, round) => {
-        progress.step(`round ${round + 1}/${budget.idRounds} · ${candidate.label}`)
-        const id = candidate.id.endsWith(CONTROL_SUFFIX)
-          ? candidate.id.slice(0, -CONTROL_SUFFIX.length)
-          : candidate.id
-        return measureIdsInChild(id, candidate.source, budget.idSampling)
+        progress.step(`round ${round + 1} · ${candidate.label}`)
+        return measureIdsInChild(sourceOf(candidate), candidate.source, budget.idSampling)
       },
       (candidate, error) => notes.push(`${candidate.id}: a round failed (${(error as Error).message})`),
+      budget.race && {
+        ...budget.race,
+        budgetMs: budget.race.idsMs,
+        // Every candidate with an undecided ratio runs again, with the baselines of those ratios.
+        pending: (results) => {
+          const need = new Set<IdCandidate>()
+          for (const candidate of list) {
+            const undecided = ratiosIn(results, candidate).filter((q) => q.verdict === 'undecided')
+            if (undecided.length === 0) continue
+            need.add(candidate)
+            for (const q of undecided) for (const c of list) if (c.label === q.baseline) need.add(c)
+          }
+          return [...need]
+        },
+      },
     )
     // Heap after all timing, in this process: the forced full GCs must not land inside a timing window.
     const heaps = new Map<string, { raw: SurvivorHeap; signed: SurvivorHeap }>()
@@ -51,33 +83,17 @@ export const idsSuite: Suite = {
         signed: sparseSurvivorHeap(candidate.create(), { ...sample, use: signAsSessionCookie }),
       })
     }
-    const relative = new Map(list.map((c) => [c.id, relativeSpeed(measured.get(c) ?? [])]))
-    const control = primary && relative.get(`${primary.id}${CONTROL_SUFFIX}`)
-    const floor = control
-      ? noiseFloorPct(
-          summarizeRatio(primary.label, perRoundRatios(control, relative.get(primary.id) ?? [], true)),
-        )
-      : undefined
-    // The control is judged by its own interval only: judged against the floor it sets, it could never fail.
-    const ratioTo = (id: string, values: readonly (number | undefined)[], isControl: boolean): Ratio[] => {
-      const base = list.find((c) => c.id === id)
-      const baseValues = relative.get(id)
-      if (!base || !baseValues) return []
-      return [
-        summarizeRatio(base.label, perRoundRatios(values, baseValues, true), isControl ? undefined : floor),
-      ]
-    }
     const rows: SuiteRow[] = list.map((candidate) => {
       const rounds = measured.get(candidate) ?? []
-      const values = relative.get(candidate.id) ?? []
+      const ratios = ratiosIn(measured, candidate)
       const clean = idsPerSecond(rounds).filter((v): v is number => v !== undefined)
       const heap = heaps.get(candidate.id)
       const isControl = candidate.id.endsWith(CONTROL_SUFFIX)
-      const ceiling = ratioTo(CEILING, values, isControl)[0]
+      const ceiling = ratios.find((q) => q.baseline === list.find((c) => c.id === CEILING)?.label)
       const flags: string[] = []
       if (candidate.id === CEILING) flags.push('ceiling: INSECURE, no randomness, bench-only')
       if (ID_BASELINES.includes(candidate.id)) flags.push('baseline')
-      if (isControl) flags.push('A/A control')
+      if (isControl) flags.push(CONTROL_FLAG)
       if (candidate.id !== CEILING) flags.push(...limitFlags(ceiling))
       return {
         group: 'IDs/s',
@@ -87,7 +103,7 @@ export const idsSuite: Suite = {
         unit: 'IDs/s',
         higherIsBetter: true,
         rounds: clean,
-        ratios: [...ID_BASELINES, CEILING].flatMap((id) => ratioTo(id, values, isControl)),
+        ratios,
         details: {
           'ns/ID (CPU)': median(rounds.flatMap((r) => (r ? [r.cpuNsPerId] : []))),
           'ns/ID (wall)': median(rounds.flatMap((r) => (r ? [r.wallNsPerId] : []))),
@@ -103,8 +119,8 @@ export const idsSuite: Suite = {
       }
     })
     notes.push(
-      `${budget.idRounds} rounds; in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.idSampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.idSampling.sampleMs} ms, then ${budget.idSampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
-      `Ratios: the median of per-round ratios (candidate's relative speed ÷ baseline's, same round) with a 95 % bootstrap interval; "no difference" when the interval covers 1 or the distance from 1 is within the A/A control's noise floor${floor === undefined ? '' : ` (±${floor.toFixed(1)} % in this run)`}.`,
+      `${budget.idRounds} rounds at least; in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.idSampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.idSampling.sampleMs} ms, then ${budget.idSampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
+      `${VERDICT_RULE} A round's value is the candidate's speed relative to the yardstick in its own process, so each round is one process: the interval resamples processes.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.idsMs / 1000} s, for candidates with an undecided ratio.` : ''}`,
       `Retained heap: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC; "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
     )
     return { rows, notes }

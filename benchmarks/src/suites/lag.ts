@@ -1,7 +1,11 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import type { PasswordHasher } from '@authlab/core'
+import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import type { Budget, Suite, SuiteRow } from '../types.js'
+import { runRounds } from '../measure/rounds.js'
+import { median } from '../measure/stats.js'
+import { perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import type { Budget, HashCandidate, Suite, SuiteRow } from '../types.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
 const TICK_MS = 1
@@ -18,13 +22,14 @@ export interface LagFigures {
 }
 
 /**
- * The bcrypt-vs-bcryptjs article's experiment ("Process N took … ms" while a timer keeps ticking), made
- * measurable: hashes run back to back while a 1 ms interval counts ticks and monitorEventLoopDelay
+ * Whether a hasher blocks the server, made measurable: hashes run back to back while a 1 ms interval counts ticks and monitorEventLoopDelay
  * records how late the loop was. A strategy that blocks the main thread shows few ticks per hash and
  * a max delay near the hash time; one that offloads keeps ticking.
  */
-export async function measureLag(hasher: PasswordHasher, budget: Budget): Promise<LagFigures> {
-  await hasher.hash(BENCH_PASSWORD) // warm-up: module init, thread-pool spin-up, JIT
+export async function measureLag(
+  hasher: PasswordHasher,
+  budget: Pick<Budget, 'lagMinHashes' | 'lagTimeMs'>,
+): Promise<LagFigures> {
   const histogram = monitorEventLoopDelay({ resolution: 1 })
   let ticks = 0
   const timer = setInterval(() => ticks++, TICK_MS)
@@ -56,44 +61,85 @@ export async function measureLag(hasher: PasswordHasher, budget: Budget): Promis
   }
 }
 
+/** The lag figures of each round, by hasher. */
+type LagRounds = readonly (LagFigures | undefined)[]
+
 export const lagSuite: Suite = {
   name: 'lag',
   description:
-    'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults.',
+    'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults, over interleaved rounds, as per-round ratios of max delay to the native implementation of the same algorithm.',
   async run(candidates, ctx) {
-    ctx.progress.plan(candidates.hashers.length)
-    const rows: SuiteRow[] = []
     const notes: string[] = []
+    const plans: { candidate: HashCandidate; hasher: PasswordHasher }[] = []
     for (const candidate of candidates.hashers) {
-      ctx.progress.step(candidate.label)
       try {
         const hasher = candidate.create()
-        const lag = await measureLag(hasher, ctx.budget)
-        rows.push({
-          group: 'event-loop delay while hashing',
-          candidate: candidate.id,
-          label: candidate.label,
-          value: lag.maxDelayMs,
-          unit: 'ms max delay',
-          higherIsBetter: false,
-          ratios: [],
-          details: {
-            'p99 delay ms': lag.p99DelayMs,
-            'ticks/hash': lag.ticksPerHash,
-            'ms/hash': lag.msPerHash,
-            'ELU %': 100 * lag.utilization,
-            hashes: lag.hashes,
-            params: describeParams(hasher),
-            'runs on': hasher.info.runsOn,
-          },
-          flags: lag.hashes < 5 ? [`only ${lag.hashes} hashes: one run, no spread`] : [],
-        })
+        // Warm-up (module init, thread-pool spin-up, JIT), and the quick cap on a call's cost.
+        const started = performance.now()
+        await hasher.hash(BENCH_PASSWORD)
+        const callMs = performance.now() - started
+        if (callMs > ctx.budget.hashCallCapMs) {
+          notes.push(
+            `${candidate.id} not run: one hash takes ${(callMs / 1000).toFixed(1)} s (> ${ctx.budget.hashCallCapMs / 1000} s quick cap; use --full)`,
+          )
+          continue
+        }
+        plans.push({ candidate, hasher })
       } catch (error) {
         notes.push(`${candidate.id} failed: ${(error as Error).message}`)
       }
     }
+    ctx.progress.plan(plans.length * ctx.budget.lagRounds)
+    const measured = await runRounds(
+      plans,
+      ctx.budget.lagRounds,
+      ctx.seed,
+      async (plan, round) => {
+        ctx.progress.step(`round ${round + 1} · ${plan.candidate.label}`)
+        return measureLag(plan.hasher, ctx.budget)
+      },
+      (plan, error) => notes.push(`${plan.candidate.id}: a round failed (${(error as Error).message})`),
+    )
+    const roundsOf = (plan: (typeof plans)[number] | undefined): LagRounds =>
+      (plan && measured.get(plan)) || []
+    const maxDelays = (rounds: LagRounds) => rounds.map((r) => r?.maxDelayMs)
+    const rows: SuiteRow[] = []
+    for (const plan of plans) {
+      const rounds = roundsOf(plan)
+      const native = plans.find((p) => p.candidate.id === nativeHashers()[plan.hasher.info.algorithm])
+      const pick = (f: (r: LagFigures) => number) => median(rounds.flatMap((r) => (r ? [f(r)] : [])))
+      const clean = maxDelays(rounds).filter((v): v is number => v !== undefined)
+      rows.push({
+        group: 'event-loop delay while hashing',
+        candidate: plan.candidate.id,
+        label: plan.candidate.label,
+        value: median(clean),
+        unit: 'ms max delay',
+        higherIsBetter: false,
+        rounds: clean,
+        ratios:
+          native && native !== plan
+            ? [
+                summarizeRatio(
+                  native.candidate.label,
+                  perRoundRatios(maxDelays(rounds), maxDelays(roundsOf(native)), false),
+                ),
+              ]
+            : [],
+        details: {
+          'p99 delay ms': pick((r) => r.p99DelayMs),
+          'ticks/hash': pick((r) => r.ticksPerHash),
+          'ms/hash': pick((r) => r.msPerHash),
+          'ELU %': 100 * pick((r) => r.utilization),
+          hashes: rounds.reduce((n, r) => n + (r?.hashes ?? 0), 0),
+          params: describeParams(plan.hasher),
+          'runs on': plan.hasher.info.runsOn,
+        },
+        flags: native === plan ? ['baseline'] : [],
+      })
+    }
     notes.push(
-      `A ${TICK_MS} ms interval ticks during the hashes: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1.`,
+      `${ctx.budget.lagRounds} rounds, hashers in a fresh random order per round; in each, a hasher hashes back to back for ${ctx.budget.lagTimeMs} ms (at least ${ctx.budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay; ratio = native's max delay ÷ this one's, per round (< 1: blocks the loop longer than native). ${VERDICT_RULE}`,
     )
     return { rows, notes }
   },

@@ -1,7 +1,8 @@
 import { startRemoteScrypt } from '@authlab/stretch-helper'
-import { noiseFloorPct, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
+import { CONTROL_FLAG, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
 import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
 import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './stretch-jobs.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
@@ -57,23 +58,36 @@ async function runStretch(
         return { ...paired.candidate, vs: paired.vsBaseline }
       },
       (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
+      ctx.budget.race && {
+        ...ctx.budget.race,
+        budgetMs: ctx.budget.race.stretchMs,
+        // Pairing is inside a round (each call beside its baseline's), so a job races alone.
+        pending: (results) =>
+          live.filter((job) => {
+            const partner = baselineOf(job, live, control, base)
+            return (
+              partner &&
+              partner !== job &&
+              summarizeRatio('', vsOf(results.get(job) ?? [])).verdict === 'undecided'
+            )
+          }),
+      },
     )
     const timings = (job: Job | undefined) => (job ? (measured.get(job) ?? []) : [])
-    const floor = control && base ? noiseFloorPct(summarizeRatio('', vsOf(timings(control)))) : undefined
     const rows = live
       .filter((job) => !job.wall)
-      .map((job) => cpuRow(job, baselineOf(job, live, control, base), control, timings, floor))
+      .map((job) => cpuRow(job, baselineOf(job, live, control, base), control, timings))
     const retried = remote ? remote.setup.scrypt.stats().retries - (before?.retries ?? 0) : 0
     for (const job of live.filter((j) => j.wall)) rows.push(...wallRows(job, timings, retried))
     if (remote) {
       const s = remote.setup.scrypt.stats()
       notes.push(
-        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF), each call paired with a call of [3] beside it, also in wall time; its ratio is judged by its own interval, the A/A floor being a CPU-time figure, and it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.`,
+        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF), each call paired with a call of [3] beside it, also in wall time; it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.`,
       )
     }
     notes.push(
       "Rows [1]–[4] follow the numbering of Mozilla's 2013 table: [1] PBKDF2 alone, [2] the chain with a remote scrypt helper, [3] with local native scrypt, [4] with scrypt compiled to WASM or JS.",
-      `${rounds} rounds after one discarded run each, every job once per round in a fresh random order; ${RATIO_NOTE}${floor === undefined ? '' : `; A/A noise floor ±${floor.toFixed(1)} %`}.`,
+      `${rounds} rounds at least (more, up to the race budget, for a job whose ratio is undecided) after one discarded run each, every job once per round in a fresh random order; ${RATIO_NOTE} ${VERDICT_RULE}`,
     )
     return { rows, notes }
   } finally {
@@ -100,13 +114,7 @@ function baselineOf(job: Job, live: readonly Job[], control: Job | undefined, ba
 }
 
 /** Rows [1], [3], [4] and the A/A control: ops per CPU-second of this process, ratio to the native job. */
-function cpuRow(
-  job: Job,
-  nativeJob: Job | undefined,
-  control: Job | undefined,
-  timings: Timings,
-  floor: number | undefined,
-): SuiteRow {
+function cpuRow(job: Job, nativeJob: Job | undefined, control: Job | undefined, timings: Timings): SuiteRow {
   const cpu = cpuOf(timings(job))
   const ms = clean(cpu)
   return {
@@ -117,14 +125,9 @@ function cpuRow(
     unit: 'ops/CPU-s',
     higherIsBetter: true,
     rounds: ms.map((v) => 1000 / v),
-    ratios: nativeJob
-      ? [
-          // The control is judged by its own interval: against the floor it sets, it could never fail.
-          summarizeRatio(nativeJob.label, vsOf(timings(job)), job === control ? undefined : floor),
-        ]
-      : [],
+    ratios: nativeJob ? [summarizeRatio(nativeJob.label, vsOf(timings(job)))] : [],
     details: { 'CPU ms (median)': median(ms), 'wall ms (median)': median(clean(wallOf(timings(job)))) },
-    flags: job.native ? ['baseline'] : job === control ? ['A/A control'] : [],
+    flags: job.native ? ['baseline'] : job === control ? [CONTROL_FLAG] : [],
   }
 }
 

@@ -1,5 +1,5 @@
 // The measuring loop every runtime runs, with nothing but setTimeout, performance.now and
-// crypto: interleaved rounds, all candidates per round in a new random order, each timed in batches
+// crypto: interleaved rounds, all candidates per round in the order the caller gives, each timed in batches
 // long enough to dwarf the clock's resolution (browsers coarsen performance.now to 0.1 ms or more).
 // It returns raw per-round rates; statistics are computed by the caller on Node, once, for every
 // runtime alike.
@@ -8,17 +8,17 @@ import { collectGarbage, loopLagDuring, runtimeInfo } from './portable.mjs'
 /**
  * @typedef {{ id: string, run: () => unknown }} Candidate  `run` may return a promise; it is awaited.
  *   A synchronous result is not: an `await` per call costs a microtask turn, which would be timed too.
- * @typedef {{ rounds: number, minBatchMs: number, lagProbe?: boolean }} RoundOptions
+ * @typedef {{ rounds: number, minBatchMs: number, lagProbe?: boolean, orders?: string[][] }} RoundOptions
  */
 
-/** Fisher–Yates with crypto randomness, so the order is never the same pattern twice. */
-function shuffled(/** @type {Candidate[]} */ items) {
-  const out = [...items]
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % (i + 1)
-    ;[out[i], out[j]] = [/** @type {Candidate} */ (out[j]), /** @type {Candidate} */ (out[i])]
-  }
-  return out
+/**
+ * The candidates of one round in the order the caller chose (the bench's one seeded rule,
+ * benchmarks/src/measure/rounds.ts), keeping only the ids present here; without orders, as listed.
+ */
+function orderOf(/** @type {Candidate[]} */ candidates, /** @type {string[] | undefined} */ order) {
+  if (!order) return candidates
+  const byId = new Map(candidates.map((c) => [c.id, c]))
+  return order.flatMap((id) => byId.get(id) ?? [])
 }
 
 /** Calls `run` `n` times, awaiting only the results that are promises. */
@@ -46,7 +46,7 @@ async function batchSize(/** @type {Candidate} */ candidate, /** @type {number} 
  * @returns {Promise<{ runtime: { name: string, version: string }, gc: ReturnType<typeof collectGarbage>,
  *   rates: Record<string, number[]>, lagMs: Record<string, number>, opMs: Record<string, number> }>}
  */
-export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe = false }) {
+export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe = false, orders }) {
   /** @type {Record<string, number>} */
   const sizes = {}
   for (const c of candidates) sizes[c.id] = await batchSize(c, minBatchMs)
@@ -54,7 +54,7 @@ export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe =
   const rates = Object.fromEntries(candidates.map((c) => [c.id, []]))
   let gc = collectGarbage()
   for (let round = 0; round < rounds; round++) {
-    for (const c of shuffled(candidates)) {
+    for (const c of orderOf(candidates, orders?.[round])) {
       // Each candidate starts on a clean heap where the runtime allows it, so garbage left by the
       // previous one is not collected on this one's time.
       gc = collectGarbage()

@@ -1,17 +1,11 @@
 import type { Framework } from '@authlab/servers'
-import { HTTP_CEILING as CEILING } from '../../discover/baselines.js'
+import { HTTP_CEILING as CEILING, ID_BASELINES } from '../../discover/baselines.js'
 import type { HttpBudget } from '../../measure/budget.js'
-import { MIN_ROUNDS, summarizeRatio } from '../../measure/rounds.js'
+import { shuffledRounds } from '../../measure/rounds.js'
+import { MIN_ROUNDS, perRoundRatios, summarizeRatio } from '../../measure/verdict.js'
 import type { IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
 import { load } from './load.js'
-import {
-  finite,
-  interleavedRounds,
-  type RoundSample,
-  roundFlags,
-  spreadFields,
-  summarizeRounds,
-} from './rounds.js'
+import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { type Placement, type ServerProcess, withServers } from './servers.js'
 
 /** The goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
@@ -52,8 +46,9 @@ export async function idsInFramework(
   ctx: SuiteContext,
 ): Promise<SuiteRow[]> {
   const samples = new Map<IdCandidate, RoundSample[]>(ids.map((c) => [c, []]))
-  const ratios = new Map<IdCandidate, number[]>(ids.map((c) => [c, []]))
-  for (const order of interleavedRounds(ids, budget.rounds)) {
+  // Per round: each candidate's req/s, so ratios pair rounds by index.
+  const perRound: Map<IdCandidate, number | undefined>[] = []
+  for (const order of shuffledRounds(ids, budget.rounds, ctx.seed)) {
     const round: RoundSample[] = []
     for (const candidate of order) {
       ctx.progress.step(`${framework} ids · ${candidate.label}`)
@@ -64,16 +59,26 @@ export async function idsInFramework(
         ),
       )
     }
-    const ceiling = round[order.findIndex((c) => c.id === CEILING)]
+    const values = new Map<IdCandidate, number | undefined>()
     for (const [i, c] of order.entries()) {
       const sample = round[i] as RoundSample
       samples.get(c)?.push(sample)
-      if (ceiling?.failures === 0 && sample.failures === 0) ratios.get(c)?.push(sample.value / ceiling.value)
+      values.set(c, sample.failures === 0 ? sample.value : undefined)
     }
+    perRound.push(values)
   }
+  const reqPerSec = (c: IdCandidate | undefined) => perRound.map((r) => (c ? r.get(c) : undefined))
+  /** Ratios to the ceiling and to each framework's default that ran, in the same rounds. */
+  const ratiosOf = (candidate: IdCandidate): Ratio[] =>
+    [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')].flatMap((id) => {
+      const base = ids.find((c) => c.id === id)
+      if (!base || (base === candidate && id !== CEILING)) return []
+      return [summarizeRatio(base.label, perRoundRatios(reqPerSec(candidate), reqPerSec(base), true))]
+    })
   return ids.map((candidate) => {
     const summary = summarizeRounds(samples.get(candidate) ?? [])
-    const ratio = summarizeRatio(CEILING, ratios.get(candidate) ?? [])
+    const ratios = ratiosOf(candidate)
+    const ratio = ratios[0] as Ratio
     return {
       group: `ids-in-framework · ${framework}`,
       candidate: candidate.id,
@@ -82,7 +87,7 @@ export async function idsInFramework(
       unit: 'req/s',
       higherIsBetter: true,
       samples: summary.cleanRounds,
-      ratios: [ratio],
+      ratios,
       details: {
         [`≥ ${GOAL * 100} % of ceiling`]: candidate.id === CEILING ? 'is the ceiling' : verdict(ratio),
         ...spreadFields(summary),

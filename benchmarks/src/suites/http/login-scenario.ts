@@ -1,19 +1,13 @@
 import type { Framework } from '@authlab/servers'
 import { BENCH_PASSWORD, type CostSetting, costSettings, instantiate } from '../../discover/settings.js'
 import type { HttpBudget } from '../../measure/budget.js'
-import { limitFlags, summarizeRatio } from '../../measure/rounds.js'
+import { shuffledRounds } from '../../measure/rounds.js'
 import { median } from '../../measure/stats.js'
+import { limitFlags, summarizeRatio } from '../../measure/verdict.js'
 import type { HashCandidate, SuiteContext, SuiteRow } from '../../types.js'
 import { load } from './load.js'
 import { type ProbeLatency, startProbe } from './probe.js'
-import {
-  finite,
-  interleavedRounds,
-  type RoundSample,
-  roundFlags,
-  spreadFields,
-  summarizeRounds,
-} from './rounds.js'
+import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { BENCH_USER, type Placement, timeVerifyInProcess, withServers } from './servers.js'
 
 export interface LoginEntry {
@@ -102,7 +96,7 @@ export async function loginScenario(
   await withServers(specs, placement.serverCpu, async (servers) => {
     const serverOf = new Map(entries.map((e, i) => [e, servers[i]?.url as string]))
     for (const url of serverOf.values()) await load(url, { ...post, amount: budget.warmupLogins })
-    for (const order of interleavedRounds(entries, budget.loginRounds)) {
+    for (const order of shuffledRounds(entries, budget.loginRounds, ctx.seed)) {
       for (const e of order) {
         ctx.progress.step(`${framework} login · ${e.label} @ ${e.setting.label}`)
         const url = serverOf.get(e) as string

@@ -1,18 +1,5 @@
 import { median } from '../../measure/stats.js'
 
-/**
- * Interleaved rounds: round 1 runs the candidates A B C …, round 2 … C B A, and so
- * on, so a slow drift over the run (a growing session store, thermal state) lands on every candidate
- * alike instead of on whoever runs last.
- */
-export function interleavedRounds<T>(candidates: readonly T[], rounds: number): T[][] {
-  if (!Number.isSafeInteger(rounds) || rounds < 1)
-    throw new RangeError(`rounds must be a positive integer, got ${rounds}`)
-  return Array.from({ length: rounds }, (_, round) =>
-    round % 2 === 0 ? [...candidates] : [...candidates].reverse(),
-  )
-}
-
 /** One measured round of one candidate; a round with errors, timeouts or non-2xx answers is marked. */
 export interface RoundSample {
   readonly value: number

@@ -1,0 +1,183 @@
+/**
+ * The one place where a ratio becomes an answer. Every suite, the runtimes tool, `compare`, `spread`,
+ * `figures` and every reporter take their interval, verdict and words from here.
+ *
+ * The rule separates direction from precision, as Criterion.rs's change test and benchstat do:
+ * - better / worse: the whole 95 % interval lies beyond the minimum effect (MIN_EFFECT_PCT);
+ * - same: the whole interval lies inside it (an equivalence test: two one-sided tests at the margin,
+ *   Schuirmann 1987), never merely because it covers 1;
+ * - undecided: only when the interval straddles a margin, and then it says which side it leans to.
+ * A wide interval wholly beyond the margin is still a decided direction; precision only sets how many
+ * digits are printed.
+ */
+import type { Ratio } from '../types.js'
+import { type Interval, median, seededRandom } from './stats.js'
+
+/**
+ * The smallest difference reported as better or worse, in percent. Two runs of one commit put the
+ * medians of the same ratio up to ±5 % apart (a fresh process has its own code and heap layout, and the
+ * machine's speed phase changes between runs), so a smaller difference would not repeat in the next run.
+ */
+export const MIN_EFFECT_PCT = 5
+
+/** Fewer rounds than this and a ratio is undecided whatever it reads: one disturbed round would decide it. */
+export const MIN_ROUNDS = 5
+
+export type Verdict = Ratio['verdict']
+
+const RESAMPLES = 2000
+
+/**
+ * Where the next run's median of these rounds will fall, 95 %: a bootstrap prediction interval (Efron &
+ * Tibshirani 1993, ch. 13 and §17.6). The median of the rounds plus the distribution of the difference
+ * of two independent resampled medians, in log space so 0.5× and 2× are equally far from 1. It is wider
+ * than an interval of this run's median by about √2, because the next run has a median of its own: an
+ * interval that only described this run covered another run's median in 73 % of pairs of committed runs.
+ * Rounds are the unit resampled (a fresh process per round in the ids suite), never the samples inside
+ * one round. Seeded, so the same rounds always give the same interval.
+ */
+export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
+  const positive = rounds.filter((r) => r > 0 && Number.isFinite(r))
+  if (positive.length === 0) return { low: Number.NaN, high: Number.NaN }
+  if (positive.length === 1) return { low: positive[0] as number, high: positive[0] as number }
+  const key = `${seed}:${positive.join(',')}`
+  const known = intervals.get(key)
+  if (known) return known
+  const logs = Float64Array.from(positive, Math.log)
+  const center = median([...logs])
+  const random = seededRandom(seed)
+  const n = logs.length
+  const sample = new Float64Array(n)
+  const resampledMedian = () => {
+    for (let i = 0; i < n; i++) sample[i] = logs[Math.floor(random() * n)] as number
+    sample.sort()
+    return n % 2 === 1
+      ? (sample[n >> 1] as number)
+      : ((sample[(n >> 1) - 1] as number) + (sample[n >> 1] as number)) / 2
+  }
+  const shifts = new Float64Array(RESAMPLES)
+  for (let b = 0; b < RESAMPLES; b++) shifts[b] = resampledMedian() - resampledMedian()
+  shifts.sort()
+  const interval = {
+    low: Math.exp(center + (shifts[Math.floor(0.025 * RESAMPLES)] as number)),
+    high: Math.exp(center + (shifts[Math.ceil(0.975 * RESAMPLES) - 1] as number)),
+  }
+  if (intervals.size >= 10_000) intervals.clear()
+  intervals.set(key, interval)
+  return interval
+}
+
+/** Intervals already computed: reporters, `compare` and the racing loop ask for the same rounds again. */
+const intervals = new Map<string, Interval>()
+
+const UPPER = 1 + MIN_EFFECT_PCT / 100
+const LOWER = 1 - MIN_EFFECT_PCT / 100
+
+/** The verdict of an interval of a ratio oriented so > 1 is better (see the rule at the top of this file). */
+export function judge(interval: Interval, rounds: number): Verdict {
+  if (rounds < MIN_ROUNDS || !(interval.low > 0)) return 'undecided'
+  if (interval.low >= UPPER) return 'better'
+  if (interval.high <= LOWER) return 'worse'
+  if (interval.low > LOWER && interval.high < UPPER) return 'same'
+  return 'undecided'
+}
+
+/** The side an undecided ratio leans to, from its median. */
+export function leanOf(q: Pick<Ratio, 'value'>): 'better' | 'worse' | 'same' {
+  return q.value >= UPPER ? 'better' : q.value <= LOWER ? 'worse' : 'same'
+}
+
+/** The median of per-round ratios with its prediction interval and verdict; `rounds` are kept for `compare`. */
+export function summarizeRatio(baseline: string, rounds: readonly number[], withheld?: string): Ratio {
+  const clean = rounds.filter((r) => r > 0 && Number.isFinite(r))
+  if (clean.length === 0) return { baseline, value: 0, low: 0, high: 0, rounds: [], verdict: 'undecided' }
+  const interval = ratioInterval(clean)
+  const verdict = withheld ? 'undecided' : judge(interval, clean.length)
+  return {
+    baseline,
+    value: median(clean),
+    ...interval,
+    rounds: [...clean],
+    verdict,
+    ...(withheld ? { withheld } : {}),
+  }
+}
+
+/** A ratio re-judged by the current rule from its own rounds: how results files of any age are read. */
+export function rejudge(q: Ratio): Ratio {
+  return summarizeRatio(q.baseline, q.rounds, q.withheld)
+}
+
+/**
+ * The ratio of `candidate` to `baseline` in each round where both were measured, oriented so > 1 is
+ * better: per round, so the machine's state during that round cancels out of the ratio.
+ */
+export function perRoundRatios(
+  candidate: readonly (number | undefined)[],
+  baseline: readonly (number | undefined)[],
+  higherIsBetter: boolean,
+): number[] {
+  return candidate.flatMap((value, i) => {
+    const base = baseline[i]
+    if (!(value !== undefined && base !== undefined && value > 0 && base > 0)) return []
+    return [higherIsBetter ? value / base : base / value]
+  })
+}
+
+/** Decimals that show the interval's width and no more: 0.7× [0.5–0.9], 0.031× [0.026–0.034], 4.9× [4.5–5.0]. */
+export function ratioDecimals(q: Pick<Ratio, 'value' | 'low' | 'high'>): number {
+  const halfWidth = (q.high - q.low) / 2
+  return Math.min(4, Math.max(0, halfWidth > 0 ? -Math.floor(Math.log10(halfWidth)) : 3))
+}
+
+/** A ratio's magnitude and interval with fitted digits: "0.77× [0.70–0.84]". */
+export function formatMagnitude(q: Pick<Ratio, 'value' | 'low' | 'high'>): string {
+  const d = ratioDecimals(q)
+  return `${q.value.toFixed(d)}× [${q.low.toFixed(d)}–${q.high.toFixed(d)}]`
+}
+
+/** The verdict's words: "worse", "same (±5 %)", "undecided, leans worse", "undecided (n = 3)". */
+export function verdictText(q: Ratio): string {
+  if (q.withheld) return `undecided (${q.withheld})`
+  if (q.verdict === 'same') return `same (±${MIN_EFFECT_PCT} %)`
+  if (q.verdict !== 'undecided') return q.verdict
+  if (q.rounds.length < MIN_ROUNDS) return `undecided (n = ${q.rounds.length})`
+  const lean = leanOf(q)
+  return lean === 'same' ? 'undecided' : `undecided, leans ${lean}`
+}
+
+/** A ratio as every reporter prints it: magnitude, interval and verdict. */
+export function formatRatio(q: Ratio): string {
+  if (q.rounds.length === 0) return 'not measured'
+  return `${formatMagnitude(q)} ${verdictText(q)}`
+}
+
+/** The rule in one sentence, for notes, READMEs and `--help`. */
+export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies more than ${MIN_EFFECT_PCT} % beyond 1, same when it lies wholly within ±${MIN_EFFECT_PCT} %, undecided (with the side it leans to) when it straddles ${1 - MIN_EFFECT_PCT / 100} or ${1 + MIN_EFFECT_PCT / 100}, or with fewer than ${MIN_ROUNDS} rounds.`
+
+/**
+ * A ratio to a physical limit or a floor (cores ÷ single-hash time, the cheapest possible string) cannot
+ * exceed 1; one whose whole interval lies above 1 says the harness mismeasured, not that the limit fell.
+ */
+export function limitFlags(ratio: Ratio | undefined): string[] {
+  return ratio && ratio.rounds.length >= MIN_ROUNDS && ratio.low > 1
+    ? [`measurement error: above its limit (${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)})`]
+    : []
+}
+
+/** The flag of an A/A control row: identical code measured twice, which must read "same". */
+export const CONTROL_FLAG = 'A/A control'
+
+/** Why a suite's verdicts are withheld, when one of its A/A controls read better or worse. */
+export function disagreement(
+  rows: readonly { flags: readonly string[]; ratios: readonly Ratio[]; label: string; group: string }[],
+): string | undefined {
+  const failed = rows.filter(
+    (r) =>
+      r.flags.includes(CONTROL_FLAG) &&
+      (r.ratios[0]?.verdict === 'better' || r.ratios[0]?.verdict === 'worse'),
+  )
+  if (failed.length === 0) return undefined
+  const first = failed[0] as (typeof failed)[number]
+  return `the harness disagrees with itself: A/A control ${first.label} (${first.group}) read ${formatMagnitude(first.ratios[0] as Ratio)}`
+}

@@ -1,0 +1,172 @@
+import { describe, expect, test } from 'vitest'
+import { runRounds } from '../src/measure/rounds.js'
+import { medianInterval, seededRandom } from '../src/measure/stats.js'
+import {
+  formatMagnitude,
+  formatRatio,
+  judge,
+  MIN_EFFECT_PCT,
+  ratioInterval,
+  rejudge,
+  summarizeRatio,
+  verdictText,
+} from '../src/measure/verdict.js'
+import { withheldIfDisagreeing } from '../src/run.js'
+import { row } from './fixtures.js'
+
+/** A standard normal draw (Box–Muller) from a seeded source. */
+function normal(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+}
+
+/**
+ * One simulated run: `n` rounds of a ratio whose true value is `truth`, each round its own process with
+ * ±`roundSd` log-normal noise, plus a shift shared by the whole run (the machine's phase) of ±`runSd`.
+ */
+function simulatedRun(random: () => number, truth: number, n: number, roundSd = 0.08, runSd = 0.01) {
+  const shift = runSd * normal(random)
+  return Array.from({ length: n }, () => truth * Math.exp(shift + roundSd * normal(random)))
+}
+
+describe('verdicts separate direction from precision', () => {
+  test('an interval wholly beyond the margin is decided, however wide', () => {
+    // express-session's genid ÷ randomUUID, argon2id WASM ÷ native, bcryptjs ÷ bcrypt: all decided.
+    expect(judge({ low: 0.026, high: 0.034 }, 6)).toBe('worse')
+    expect(judge({ low: 0.14, high: 0.43 }, 5)).toBe('worse')
+    expect(judge({ low: 0.49, high: 0.91 }, 5)).toBe('worse')
+    expect(judge({ low: 1.2, high: 9 }, 5)).toBe('better')
+  })
+
+  test('same only when the whole interval lies inside the margin, never merely because it covers 1', () => {
+    expect(judge({ low: 0.97, high: 1.03 }, 7)).toBe('same')
+    expect(judge({ low: 0.83, high: 1.34 }, 5)).toBe('undecided')
+    expect(judge({ low: 0.94, high: 1.01 }, 9)).toBe('undecided')
+  })
+
+  test('undecided straddles a margin and says where it leans; too few rounds decide nothing', () => {
+    const leaning = summarizeRatio('b', [0.9, 0.92, 0.93, 0.97, 0.99, 0.91, 0.94])
+    expect(leaning.verdict).toBe('undecided')
+    expect(verdictText(leaning)).toBe('undecided, leans worse')
+    expect(judge({ low: 1.9, high: 2.1 }, 4)).toBe('undecided')
+    expect(verdictText(summarizeRatio('b', [2, 2, 2]))).toBe('undecided (n = 3)')
+  })
+
+  test('digits follow the interval: magnitude and interval always printed, with the verdict', () => {
+    expect(formatMagnitude({ value: 0.736, low: 0.5, high: 0.9 })).toBe('0.7× [0.5–0.9]')
+    expect(formatMagnitude({ value: 0.031, low: 0.026, high: 0.034 })).toBe('0.031× [0.026–0.034]')
+    expect(formatMagnitude({ value: 4.916, low: 4.51, high: 5.0 })).toBe('4.9× [4.5–5.0]')
+    expect(formatRatio(summarizeRatio('b', [0.03, 0.031, 0.032, 0.029, 0.031]))).toMatch(/× \[.*\] worse$/)
+    expect(verdictText(summarizeRatio('b', [1, 1.01, 0.99, 1, 1.005]))).toBe(`same (±${MIN_EFFECT_PCT} %)`)
+  })
+
+  test('the interval covers the next run’s median in ≥ 85 % of runs, run-to-run shift included (an interval of this run’s median alone does not)', () => {
+    const random = seededRandom(11)
+    let covered = 0
+    let coveredByThisRun = 0
+    const trials = 200
+    for (let i = 0; i < trials; i++) {
+      const a = simulatedRun(random, 0.8, 7)
+      const b = simulatedRun(random, 0.8, 7)
+      const { low, high } = ratioInterval(a)
+      const next = [...b].sort((x, y) => x - y)[3] as number
+      if (low <= next && next <= high) covered++
+      const own = medianInterval(a)
+      if (own.low <= next && next <= own.high) coveredByThisRun++
+    }
+    expect(covered / trials).toBeGreaterThanOrEqual(0.85)
+    expect(coveredByThisRun / trials).toBeLessThan(0.85)
+  })
+
+  test('A/A controls raced until decided (looking after every round) read better or worse in ≤ 5 % of runs', async () => {
+    const random = seededRandom(5)
+    const verdicts: string[] = []
+    for (let trial = 0; trial < 60; trial++) {
+      const results = await runRounds(
+        ['control'],
+        5,
+        trial,
+        async () => Math.exp(0.05 * normal(random)),
+        () => {},
+        {
+          maxRounds: 16,
+          budgetMs: Number.POSITIVE_INFINITY,
+          pending: (r) =>
+            summarizeRatio('', (r.get('control') ?? []) as number[]).verdict === 'undecided'
+              ? ['control']
+              : [],
+        },
+      )
+      verdicts.push(summarizeRatio('', (results.get('control') ?? []) as number[]).verdict)
+    }
+    const wrong = verdicts.filter((v) => v === 'better' || v === 'worse').length
+    expect(wrong / verdicts.length).toBeLessThanOrEqual(0.05)
+    // And racing pays: most controls end decided as "same".
+    expect(verdicts.filter((v) => v === 'same').length / verdicts.length).toBeGreaterThan(0.5)
+  })
+})
+
+describe('racing rounds', () => {
+  test('extra rounds go only to pending candidates, stay paired by index, and stop at maxRounds', async () => {
+    const calls: string[] = []
+    const results = await runRounds(
+      ['base', 'x', 'y'],
+      2,
+      3,
+      async (c, round) => {
+        calls.push(`${c}${round}`)
+        return round
+      },
+      () => {},
+      { maxRounds: 4, budgetMs: Number.POSITIVE_INFINITY, pending: () => ['x', 'base'] },
+    )
+    expect(results.get('x')).toEqual([0, 1, 2, 3])
+    expect(results.get('base')).toEqual([0, 1, 2, 3])
+    expect(results.get('y')).toEqual([0, 1, undefined, undefined])
+    expect(calls.filter((c) => c.startsWith('y'))).toHaveLength(2)
+  })
+
+  test('no pending candidate ends the race at once', async () => {
+    let calls = 0
+    await runRounds(
+      ['a'],
+      5,
+      1,
+      async () => ++calls,
+      () => {},
+      {
+        maxRounds: 50,
+        budgetMs: Number.POSITIVE_INFINITY,
+        pending: () => [],
+      },
+    )
+    expect(calls).toBe(5)
+  })
+})
+
+describe('A/A controls', () => {
+  test('a control that reads different withholds every verdict of its suite, and says why', () => {
+    const control = row({
+      label: 'x [A/A control]',
+      flags: ['A/A control'],
+      ratios: [summarizeRatio('x', [0.8, 0.82, 0.79, 0.81, 0.8])],
+    })
+    const finding = row({ candidate: 'y', ratios: [summarizeRatio('x', [0.5, 0.52, 0.49, 0.51, 0.5])] })
+    const [kept, withheld] = withheldIfDisagreeing([control, finding])
+    expect(kept?.ratios[0]?.verdict).toBe('worse')
+    expect(withheld?.ratios[0]?.verdict).toBe('undecided')
+    expect(withheld?.ratios[0]?.withheld).toMatch(/the harness disagrees with itself/)
+    const same = row({ flags: ['A/A control'], ratios: [summarizeRatio('x', [1, 1.01, 0.99, 1, 1])] })
+    expect(withheldIfDisagreeing([same, finding])[1]?.ratios[0]?.verdict).toBe('worse')
+  })
+
+  test('a ratio from a file of the earlier rule is judged again from its rounds', () => {
+    const old = {
+      baseline: 'b',
+      value: 0.03,
+      low: 0.02,
+      high: 0.04,
+      rounds: [0.03, 0.031, 0.029, 0.03, 0.032],
+    }
+    expect(rejudge({ ...old, verdict: 'undecided' }).verdict).toBe('worse')
+  })
+})
