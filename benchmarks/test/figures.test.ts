@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { alignedTable, figureBlocks, regenerate } from '../src/report/figures.js'
 import { type ResultsFile, readResults } from '../src/results/results.js'
 import type { Ratio } from '../src/types.js'
-import { syntheticResults } from './fixtures.js'
+import { ratioOf, roundsAround, syntheticResults } from './fixtures.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const read = (file: string) => readResults(join(ROOT, file))
@@ -126,5 +126,52 @@ describe('a block over several consecutive runs', () => {
 
   test('one run alone keeps its own interval', () => {
     expect(fastLine([runWith(2.5)])).toMatch(/ 2\.5× \[2\.4–2\.6\] \| better +\|/)
+  })
+})
+
+describe('findings', () => {
+  /** A run with bcryptjs ÷ native bcrypt at cost 10 (hash and verify) and bcrypt's K=2 scaling. */
+  const withClaims = (hash: number, verify: number): ResultsFile => {
+    const run = syntheticResults()
+    const base = { unit: 'CPU ms', higherIsBetter: false, details: {}, flags: [], value: 70 }
+    const hashRow = (op: string, value: number) => ({
+      ...base,
+      suite: 'hash',
+      group: `bcrypt cost 10 · ${op}`,
+      candidate: '@authlab/hash-bcryptjs',
+      label: 'bcrypt (pure JS)',
+      ratios: [ratioOf('bcrypt (native C)', roundsAround(value))],
+    })
+    const scaling = {
+      ...base,
+      suite: 'concurrency',
+      group: 'K=2',
+      candidate: '@authlab/hash-bcrypt',
+      label: 'bcrypt (native C)',
+      ratios: [ratioOf('limit', roundsAround(0.97)), ratioOf('K=1 (scaling)', roundsAround(1.9))],
+    }
+    const rows = [hashRow('hash', hash), hashRow('verify', verify), scaling]
+    return { ...run, suites: [...run.suites, { name: 'hash', description: 'd', notes: [], rows }] }
+  }
+  const findings = (runs: readonly ResultsFile[]) => {
+    const files = runs.map((_, i) => `benchmarks/results/run${i}.json`)
+    const readme = `<!-- figures from ${files.join(',')} findings -->\n<!-- /figures -->\n`
+    return regenerate(readme, join(ROOT, 'README.md'), ROOT, (f) => runs[files.indexOf(f)] as ResultsFile)
+  }
+
+  test('one line per claim, each part with its magnitude, interval and verdict over the runs', () => {
+    const text = findings([withClaims(0.75, 0.78), withClaims(0.74, 0.8), withClaims(0.76, 0.79)])
+    expect(text).toContain('findings -->')
+    const bcrypt = text.split('\n').find((l) => l.startsWith('- **bcryptjs')) ?? ''
+    expect(bcrypt).toMatch(
+      /hash 0\.7\d× \[0\.7\d–0\.7\d\] worse \(3 of 3 runs\); verify 0\.7\d× .* worse \(3 of 3 runs\)/,
+    )
+    const scaling = text.split('\n').find((l) => l.startsWith('- **Hashes in parallel')) ?? ''
+    expect(scaling).toMatch(/bcrypt \(native C\) 1\.9\d× \[.*\] better \(3 of 3 runs\)/)
+  })
+
+  test('a claim whose runs disagree says so instead of picking one', () => {
+    const text = findings([withClaims(0.75, 0.78), withClaims(1.3, 0.8)])
+    expect(text).toMatch(/- \*\*bcryptjs.*hash .* varies: worse, better/)
   })
 })

@@ -151,7 +151,7 @@ export function syntheticResults(): ResultsFile {
             label: 'authlab fast <&>',
             value: 10_000_000,
             rounds: roundsAround(10_000_000),
-            ratios: [ratioOf(UUID, roundsAround(2.5), 3)],
+            ratios: [ratioOf(UUID, roundsAround(2.5))],
             details: { 'ns/ID': 100 },
           }),
           row({
@@ -159,7 +159,7 @@ export function syntheticResults(): ResultsFile {
             label: 'randomInt | per char',
             value: 300_000,
             rounds: roundsAround(300_000, 0.02, 3),
-            ratios: [ratioOf(UUID, roundsAround(0.075, 0.02, 3), 3)],
+            ratios: [ratioOf(UUID, roundsAround(0.075, 0.02, 3))],
             details: { 'ns/ID': 3333.3 },
             flags: ['measurement error: above its limit (1.10–1.20)'],
           }),
@@ -211,7 +211,7 @@ export function withFastRatios(rounds: readonly number[]): ResultsFile {
   const results = structuredClone(syntheticResults())
   const rows = results.suites[0]?.rows as Row[]
   const fast = rows[1] as Row
-  rows[1] = { ...fast, ratios: [ratioOf(UUID, rounds, 3)] }
+  rows[1] = { ...fast, ratios: [ratioOf(UUID, rounds)] }
   return results
 }
 

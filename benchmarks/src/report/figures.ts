@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
+import { CLAIMS } from './claims.js'
 import { groupRows } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
@@ -17,18 +18,21 @@ import { suiteCharts } from './suite-charts.js'
  *   <!-- /figures -->
  * Several files are consecutive runs: a ratio is quoted only where they agree (see `heldRatio`).
  */
-const BLOCK = /<!-- figures from (\S+)(?: candidate (\S+))? -->\n[\s\S]*?<!-- \/figures -->/g
+const BLOCK = /<!-- figures from (\S+)(?: candidate (\S+)| (findings))? -->\n[\s\S]*?<!-- \/figures -->/g
 
 export interface FigureBlock {
   /** The results files, relative to the repository root, oldest first. */
   readonly files: readonly string[]
   readonly candidate?: string
+  /** The block states the findings (src/report/claims.ts), one line per claim. */
+  readonly findings?: boolean
 }
 
 export function figureBlocks(readme: string): FigureBlock[] {
   return [...readme.matchAll(BLOCK)].map((m) => ({
     files: (m[1] as string).split(','),
     ...(m[2] ? { candidate: m[2] } : {}),
+    ...(m[3] ? { findings: true } : {}),
   }))
 }
 
@@ -184,6 +188,37 @@ export function candidateFigures(
   ].join('\n')
 }
 
+/** The row with the ratio a claim asks for moved first, so the held verdict is that ratio's. */
+function focused(row: Row, which: ((baseline: string) => boolean) | undefined): Row | undefined {
+  const chosen = which ? row.ratios.find((q) => which(q.baseline)) : row.ratios[0]
+  if (!chosen) return undefined
+  return { ...row, flags: row.flags.filter((f) => f !== 'baseline'), ratios: [chosen] }
+}
+
+/** One line per claim (src/report/claims.ts): each part's magnitude, interval and verdict over the runs. */
+export function findingsFigures(
+  runs: readonly ResultsFile[],
+  files: readonly string[],
+  toRoot: string,
+): string {
+  const latest = runs.at(-1) as ResultsFile
+  const rows = latest.suites.flatMap((s) => s.rows)
+  const held = heldRows(runs)
+  const lines = CLAIMS.flatMap((claim) => {
+    const parts = claim.parts(rows, latest.environment.cores).flatMap((part) => {
+      const h = held.find((x) => part.pick(x.row))
+      const row = h && focused(h.row, part.ratio)
+      if (!h || !row) return []
+      const runsOf = h.runs.flatMap((r) => focused(r, part.ratio) ?? [])
+      const { ratio, verdict } = heldRatio({ row, runs: runsOf, of: h.of })
+      return [`${part.label} ${ratio} ${verdict}`]
+    })
+    if (parts.length === 0) return []
+    return [`- **${claim.title}** (${claim.source}): ${parts.join('; ')}.`]
+  })
+  return [source(runs, files, toRoot), '', ...lines].join('\n')
+}
+
 /**
  * The README with every figures block regenerated from the results files it names. `from` moves blocks
  * to newer runs: those whose first named file shares a suite with `from`'s (a default-suites run replaces
@@ -204,14 +239,17 @@ export function regenerate(
     const suites = new Set(read(from[0] as string).run.suites)
     return read(named[0] as string).run.suites.some((s) => suites.has(s))
   }
-  return readme.replace(BLOCK, (_, list: string, candidate: string | undefined) => {
+  return readme.replace(BLOCK, (_, list: string, candidate: string | undefined, findings?: string) => {
     const named = list.split(',')
     const files = from !== undefined && replaces(named) ? from : named
     const runs = files.map(read)
-    const body = candidate
-      ? candidateFigures(runs, files, candidate, toRoot)
-      : summaryFigures(runs, files, toRoot, root)
-    const open = `<!-- figures from ${files.join(',')}${candidate ? ` candidate ${candidate}` : ''} -->`
+    const body = findings
+      ? findingsFigures(runs, files, toRoot)
+      : candidate
+        ? candidateFigures(runs, files, candidate, toRoot)
+        : summaryFigures(runs, files, toRoot, root)
+    const tail = findings ? ' findings' : candidate ? ` candidate ${candidate}` : ''
+    const open = `<!-- figures from ${files.join(',')}${tail} -->`
     return `${open}\n\n${body}\n\n<!-- /figures -->`
   })
 }

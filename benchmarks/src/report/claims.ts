@@ -1,0 +1,89 @@
+/**
+ * The questions authlab exists to answer, each stated by a source it builds on, and the rows of a run
+ * that answer it. A README's findings block prints one line per claim from committed runs, so a
+ * sentence like "bcryptjs is slower than native bcrypt" is always the current data's, with its interval.
+ */
+import type { Row } from '../types.js'
+
+export interface ClaimPart {
+  /** What this part measures, in a few words ("hash", "verify", "K = 2"). */
+  readonly label: string
+  readonly pick: (row: Row) => boolean
+  /** Which of the row's ratios answers it, by its baseline's label (default: the first). */
+  readonly ratio?: (baseline: string) => boolean
+}
+
+export interface Claim {
+  readonly title: string
+  /** Who claimed what, with a link a reader can follow. */
+  readonly source: string
+  readonly parts: (rows: readonly Row[], cores: number) => readonly ClaimPart[]
+}
+
+const at = (suite: string, group: string, candidate: string) => (row: Row) =>
+  row.suite === suite && row.group === group && row.candidate === candidate
+
+export const CLAIMS: readonly Claim[] = [
+  {
+    title: 'bcryptjs (pure JS) against native bcrypt at cost 10',
+    source:
+      'the bcryptjs README and its users measured it about 30 % slower per hash (https://github.com/dcodeIO/bcrypt.js)',
+    parts: () => [
+      { label: 'hash', pick: at('hash', 'bcrypt cost 10 · hash', '@authlab/hash-bcryptjs') },
+      { label: 'verify', pick: at('hash', 'bcrypt cost 10 · verify', '@authlab/hash-bcryptjs') },
+    ],
+  },
+  {
+    title: 'Does hashing block the event loop? Timer time left free, against native',
+    source:
+      'a hasher on the main thread holds a 1 ms timer back for its whole hash; one on the libuv pool does not',
+    parts: (rows) =>
+      rows
+        .filter((r) => r.suite === 'lag' && r.ratios.length > 0)
+        .map((r) => ({
+          label: `${r.label} (${r.details['runs on'] ?? '?'})`,
+          pick: at('lag', r.group, r.candidate),
+        })),
+  },
+  {
+    title: 'Hashes in parallel: K = cores concurrent hashes ÷ one at a time',
+    source:
+      'native bcrypt runs on the libuv threadpool and scales with the cores; bcryptjs runs on the main thread',
+    parts: (rows, cores) =>
+      ['@authlab/hash-bcrypt', '@authlab/hash-bcryptjs', '@authlab/hash-node-rs-bcrypt'].map((id) => ({
+        label: rows.find((r) => r.candidate === id)?.label ?? id,
+        pick: at('concurrency', `K=${cores}`, id),
+        ratio: (baseline) => baseline.startsWith('K=1'),
+      })),
+  },
+  {
+    title:
+      "Mozilla's onepw key stretching: [4] scrypt compiled to WASM or JS against [3] native, and [1] Web Crypto PBKDF2 against node:crypto",
+    source:
+      'https://wiki.mozilla.org/Identity/AttachedServices/KeyServerProtocol (2013 measurements, ops/sec ± rme)',
+    parts: (rows) =>
+      rows
+        .filter(
+          (r) =>
+            r.suite === 'stretch' && (r.label.startsWith('[4]') || r.candidate === '@authlab/hash-webcrypto'),
+        )
+        .map((r) => ({ label: r.label, pick: at('stretch', r.group, r.candidate) })),
+  },
+  {
+    title: 'Inside @fastify/session: req/s of session-creating requests against its own default idGenerator',
+    source:
+      '@fastify/session replaced uid-safe with a pooled randomBytes cache and measured about 13 % more req/s (https://github.com/fastify/session)',
+    parts: () => [
+      {
+        label: "@fastify/session's default against express-session's (uid-safe)",
+        pick: at('http', 'ids-in-framework · fastify', 'ref:fastify-session'),
+        ratio: (baseline) => baseline.startsWith('express-session'),
+      },
+      {
+        label: "authlab fast against @fastify/session's default",
+        pick: at('http', 'ids-in-framework · fastify', '@authlab/id-fast'),
+        ratio: (baseline) => baseline.startsWith('@fastify/session'),
+      },
+    ],
+  },
+]
