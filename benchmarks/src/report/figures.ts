@@ -92,10 +92,8 @@ function groupTable(rows: readonly HeldRow[]): string[] {
 
 function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: string): string {
   const link = (path: string) => join(toRoot, path)
-  const reports = (file: string) => {
-    const stem = file.replace(/\.json$/, '')
-    return `[HTML](${link(`${stem}.html`)}), [Markdown](${link(`${stem}.md`)})`
-  }
+  // The HTML report is not committed (it inlines every chart again); `authlab-bench report` rebuilds it.
+  const reports = (file: string) => `[Markdown](${link(file.replace(/\.json$/, '.md'))})`
   const named = files.map((file) => `[\`${basename(file)}\`](${link(file)}) (${reports(file)})`)
   const latest = runs.at(-1) as ResultsFile
   const env = latest.environment
