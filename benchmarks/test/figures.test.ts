@@ -175,3 +175,23 @@ describe('findings', () => {
     expect(text).toMatch(/- \*\*bcryptjs.*hash .* varies: worse, better/)
   })
 })
+
+describe('frameworks’ defaults table', () => {
+  test('each framework’s generator against authlab fast, read the other way round; no hasher says none', () => {
+    const run = syntheticResults()
+    const ids = run.suites[0]?.rows as unknown as Record<string, unknown>[]
+    ids.push({
+      ...(ids[0] as object),
+      candidate: 'ref:express-session',
+      label: "express-session's default genid [ref]",
+      ratios: [],
+    })
+    const fast = ids.find((r) => r.candidate === '@authlab/id-fast') as { ratios: Ratio[] }
+    fast.ratios = [...fast.ratios, ratioOf("express-session's default genid [ref]", roundsAround(60))]
+    const readme = '<!-- figures from benchmarks/results/run.json defaults -->\n<!-- /figures -->\n'
+    const text = regenerate(readme, join(ROOT, 'README.md'), ROOT, () => run)
+    const express = text.split('\n').find((l) => l.startsWith('| express-session ')) ?? ''
+    expect(express).toMatch(/\| 0\.01\d+× \[0\.01\d+–0\.01\d+\] worse +\| none +\|/)
+    expect(text).toMatch(/\| better-auth +\| ref:better-auth +\| not measured/)
+  })
+})

@@ -87,3 +87,26 @@ export const CLAIMS: readonly Claim[] = [
     ],
   },
 ]
+
+/** A framework's own defaults, as the bench measures them (references loaded from its installed code). */
+export interface FrameworkDefault {
+  readonly framework: string
+  /** Its session-ID generator's candidate id in the ids suite (a baseline there). */
+  readonly id: string
+  /** Its default password hasher's candidate id, and the hash group at that hasher's own parameters. */
+  readonly hasher?: { readonly candidate: string; readonly group: string }
+}
+
+/** The session-ID generator the table compares every framework's default with. */
+export const BEST_ID = '@authlab/id-fast'
+
+export const FRAMEWORK_DEFAULTS: readonly FrameworkDefault[] = [
+  { framework: 'express-session', id: 'ref:express-session' },
+  { framework: '@fastify/session', id: 'ref:fastify-session' },
+  {
+    framework: 'better-auth',
+    id: 'ref:better-auth',
+    hasher: { candidate: 'ref:better-auth-password', group: 'scrypt better-auth N=2^14 r=16 p=1 · hash' },
+  },
+  { framework: 'Auth.js, koa-session, hono-sessions', id: 'ref:randomUUID' },
+]

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
-import type { Row } from '../types.js'
-import { CLAIMS } from './claims.js'
+import type { Ratio, Row } from '../types.js'
+import { BEST_ID, CLAIMS, FRAMEWORK_DEFAULTS } from './claims.js'
 import { groupRows } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
@@ -18,21 +18,22 @@ import { suiteCharts } from './suite-charts.js'
  *   <!-- /figures -->
  * Several files are consecutive runs: a ratio is quoted only where they agree (see `heldRatio`).
  */
-const BLOCK = /<!-- figures from (\S+)(?: candidate (\S+)| (findings))? -->\n[\s\S]*?<!-- \/figures -->/g
+const BLOCK =
+  /<!-- figures from (\S+)(?: candidate (\S+)| (findings|defaults))? -->\n[\s\S]*?<!-- \/figures -->/g
 
 export interface FigureBlock {
   /** The results files, relative to the repository root, oldest first. */
   readonly files: readonly string[]
   readonly candidate?: string
-  /** The block states the findings (src/report/claims.ts), one line per claim. */
-  readonly findings?: boolean
+  /** The block states the findings or the frameworks' defaults table (src/report/claims.ts). */
+  readonly kind?: 'findings' | 'defaults'
 }
 
 export function figureBlocks(readme: string): FigureBlock[] {
   return [...readme.matchAll(BLOCK)].map((m) => ({
     files: (m[1] as string).split(','),
     ...(m[2] ? { candidate: m[2] } : {}),
-    ...(m[3] ? { findings: true } : {}),
+    ...(m[3] ? { kind: m[3] as 'findings' | 'defaults' } : {}),
   }))
 }
 
@@ -217,6 +218,78 @@ export function findingsFigures(
   return [source(runs, files, toRoot), '', ...lines].join('\n')
 }
 
+/** A ratio read the other way round: b ÷ a from a ÷ b, its interval and verdict turned with it. */
+function inverted(q: Ratio, baseline: string): Ratio {
+  const flip = { better: 'worse', worse: 'better', same: 'same', undecided: 'undecided' } as const
+  return {
+    ...q,
+    baseline,
+    value: 1 / q.value,
+    low: 1 / q.high,
+    high: 1 / q.low,
+    rounds: q.rounds.map((r) => 1 / r),
+    verdict: flip[q.verdict],
+  }
+}
+
+/**
+ * What each framework does by default and what it costs: its session-ID generator against authlab's
+ * fastest (IDs per CPU-second), and its password hasher against authlab's native implementation at the
+ * same parameters, with how much of the hashing time its event loop stayed free. Held over the runs.
+ */
+export function defaultsFigures(
+  runs: readonly ResultsFile[],
+  files: readonly string[],
+  toRoot: string,
+): string {
+  const held = heldRows(runs)
+  const find = (suite: string, group: string | undefined, candidate: string) =>
+    held.find(
+      (h) => h.row.suite === suite && (!group || h.row.group === group) && h.row.candidate === candidate,
+    )
+  const cell = (h: HeldRow | undefined, pick: (row: Row) => Ratio | undefined) => {
+    const view = (row: Row): Row | undefined => {
+      const q = pick(row)
+      return q ? { ...row, flags: [], ratios: [q] } : undefined
+    }
+    const row = h && view(h.row)
+    if (!h || !row) return 'not measured'
+    const { ratio, verdict } = heldRatio({ row, runs: h.runs.flatMap((r) => view(r) ?? []), of: h.of })
+    return `${ratio} ${verdict}`
+  }
+  const best = find('ids', 'IDs/s', BEST_ID)
+  const cells = FRAMEWORK_DEFAULTS.map((f) => {
+    const own = find('ids', 'IDs/s', f.id)
+    const idCell = cell(best, (row) => {
+      const q = row.ratios.find((r) => r.baseline === own?.row.label)
+      return q && inverted(q, best?.row.label ?? BEST_ID)
+    })
+    const hash = f.hasher && find('hash', f.hasher.group, f.hasher.candidate)
+    const lag = f.hasher && find('lag', undefined, f.hasher.candidate)
+    return [
+      f.framework,
+      own?.row.label ?? f.id,
+      idCell,
+      f.hasher ? (hash?.row.label ?? f.hasher.candidate) : 'none',
+      f.hasher ? cell(hash, (row) => row.ratios[0]) : '',
+      f.hasher ? cell(lag, (row) => row.ratios[0]) : '',
+    ]
+  })
+  const table = alignedTable(
+    [
+      'framework',
+      'session ID by default',
+      `IDs/s × ${best?.row.label ?? BEST_ID}`,
+      'password hash by default',
+      "CPU × authlab's native, same parameters",
+      'event loop left free × native',
+    ],
+    cells,
+    () => false,
+  )
+  return [source(runs, files, toRoot), '', ...table].join('\n')
+}
+
 /**
  * The README with every figures block regenerated from the results files it names. `from` moves blocks
  * to newer runs: those whose first named file shares a suite with `from`'s (a default-suites run replaces
@@ -237,16 +310,19 @@ export function regenerate(
     const suites = new Set(read(from[0] as string).run.suites)
     return read(named[0] as string).run.suites.some((s) => suites.has(s))
   }
-  return readme.replace(BLOCK, (_, list: string, candidate: string | undefined, findings?: string) => {
+  return readme.replace(BLOCK, (_, list: string, candidate: string | undefined, kind?: string) => {
     const named = list.split(',')
     const files = from !== undefined && replaces(named) ? from : named
     const runs = files.map(read)
-    const body = findings
-      ? findingsFigures(runs, files, toRoot)
-      : candidate
-        ? candidateFigures(runs, files, candidate, toRoot)
-        : summaryFigures(runs, files, toRoot, root)
-    const tail = findings ? ' findings' : candidate ? ` candidate ${candidate}` : ''
+    const body =
+      kind === 'findings'
+        ? findingsFigures(runs, files, toRoot)
+        : kind === 'defaults'
+          ? defaultsFigures(runs, files, toRoot)
+          : candidate
+            ? candidateFigures(runs, files, candidate, toRoot)
+            : summaryFigures(runs, files, toRoot, root)
+    const tail = kind ? ` ${kind}` : candidate ? ` candidate ${candidate}` : ''
     const open = `<!-- figures from ${files.join(',')}${tail} -->`
     return `${open}\n\n${body}\n\n<!-- /figures -->`
   })
