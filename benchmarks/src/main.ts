@@ -58,7 +58,11 @@ as "no difference" inside the A/A control's noise floor and as "undecided (n = k
               them into one results file: every row names its runtime, ratios divide by that runtime's own
               baseline, and a "runtimes" table sets the same candidate side by side. A runtime that cannot
               start is listed as skipped with its reason.
---candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable).
+--candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable). The file is RUN AS
+              CODE, with your permissions: the bench imports it to find its exports, the ids suite calls its
+              generator only in child processes (one per round, killed past a time limit; a round that throws,
+              returns a wrong ID, exits or hangs marks the row failed and the run goes on), and the hashing
+              suites call createHasher in the bench process itself. Only pass files you trust.
 --rtt         stretch suite: a simulated network round trip added to every call of row [2]'s remote scrypt
               helper, e.g. 30ms (whole ms, at most 5s); the row is labelled "simulated RTT 30 ms". Default: none
               (loopback, almost no network cost).

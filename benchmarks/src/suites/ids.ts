@@ -27,6 +27,8 @@ export const idsSuite: Suite = {
     const primary = candidates.ids.find((c) => c.id === ID_BASELINES[0])
     const list = primary ? [...candidates.ids, controlOf(primary)] : [...candidates.ids]
     const notes: string[] = []
+    // Why a candidate's rounds failed, for its row: a user's module may throw, exit or hang.
+    const failures = new Map<string, string>()
     progress.plan(list.length * budget.idRounds + candidates.ids.length)
     const measured = await runRounds(
       list,
@@ -39,12 +41,17 @@ export const idsSuite: Suite = {
           : candidate.id
         return measureIdsInChild(id, candidate.source, budget.idSampling)
       },
-      (candidate, error) => notes.push(`${candidate.id}: a round failed (${(error as Error).message})`),
+      (candidate, error) => {
+        notes.push(`${candidate.id}: a round failed (${(error as Error).message})`)
+        failures.set(candidate.id, (error as Error).message)
+      },
     )
     // Heap after all timing, in this process: the forced full GCs must not land inside a timing window.
     const heaps = new Map<string, { raw: SurvivorHeap; signed: SurvivorHeap }>()
     for (const candidate of candidates.ids) {
       progress.step(`${candidate.label}: retained heap`)
+      // A user's generator is called only in the measuring processes, where a failure costs its own row.
+      if (candidate.source.kind === 'file') continue
       const sample = { total: budget.heapIds, keepEvery: KEEP_EVERY }
       heaps.set(candidate.id, {
         raw: sparseSurvivorHeap(candidate.create(), sample),
@@ -79,6 +86,8 @@ export const idsSuite: Suite = {
       if (ID_BASELINES.includes(candidate.id)) flags.push('baseline')
       if (isControl) flags.push('A/A control')
       if (candidate.id !== CEILING) flags.push(...limitFlags(ceiling))
+      const failure = failures.get(candidate.id)
+      if (failure !== undefined) flags.push(`failed: ${failure}`)
       return {
         group: 'IDs/s',
         candidate: candidate.id,
