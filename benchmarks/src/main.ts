@@ -10,12 +10,13 @@ import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
 import { MIN_EFFECT_PCT, VERDICT_RULE } from './measure/verdict.js'
 import { renderComparison } from './report/compare.js'
+import { terminalLines, terminalText } from './report/escape.js'
 import { figureBlocks, regenerate } from './report/figures.js'
 import { writeReports } from './report/files.js'
 import { findRuns, renderIndexHtml } from './report/html-index.js'
 import { COMPACT_WIDTH, useColor } from './report/terminal.js'
 import { compareResults } from './results/compare.js'
-import { readResults } from './results/results.js'
+import { readResults, resultsPathInside } from './results/results.js'
 import { ratioSpread } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
 import { parseRuntimes } from './runtimes/across.js'
@@ -57,7 +58,11 @@ Every micro suite runs interleaved rounds, and more rounds for comparisons still
               them into one results file: every row names its runtime, ratios divide by that runtime's own
               baseline, and a "runtimes" table sets the same candidate side by side. A runtime that cannot
               start is listed as skipped with its reason.
---candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable).
+--candidate   benchmarks a module exporting createIdGenerator and/or createHasher (repeatable). The file is RUN AS
+              CODE, with your permissions: the bench imports it to find its exports, the ids suite calls its
+              generator only in child processes (one per round, killed past a time limit; a round that throws,
+              returns a wrong ID, exits or hangs marks the row failed and the run goes on), and the hashing
+              suites call createHasher in the bench process itself. Only pass files you trust.
 --rtt         stretch suite: a simulated network round trip added to every call of row [2]'s remote scrypt
               helper, e.g. 30ms (whole ms, at most 5s); the row is labelled "simulated RTT 30 ms". Default: none
               (loopback, almost no network cost).
@@ -156,7 +161,9 @@ function compareCommand(
     alpha,
     absolute: values.absolute,
   })
-  io.stdout(renderComparison(comparison, before, after, format))
+  const rendered = renderComparison(comparison, before, after, format)
+  // Text goes to a terminal: labels from the files must not carry escape sequences there.
+  io.stdout(format === 'text' ? terminalLines(rendered) : rendered)
   return comparison.changes.some((c) => c.decision === 'regression') ? EXIT.regression : EXIT.ok
 }
 
@@ -167,7 +174,7 @@ function spreadCommand(files: string[], startDir: string, io: Io): number {
     const fmt = (v: number) => v.toPrecision(3)
     const values = s.values.map((v) => (v === undefined ? '–' : fmt(v))).join(' / ')
     io.stdout(
-      `${s.key}: ${values} (min–max ${fmt(s.min)}–${fmt(s.max)}, ±${s.maxDeviationPct.toFixed(1)} % of the median ${fmt(s.median)} × vs ${s.baseline})\n`,
+      `${terminalText(s.key)}: ${values} (min–max ${fmt(s.min)}–${fmt(s.max)}, ±${s.maxDeviationPct.toFixed(1)} % of the median ${fmt(s.median)} × vs ${terminalText(s.baseline)})\n`,
     )
   }
   return EXIT.ok
@@ -233,12 +240,13 @@ function figuresCommand(
   io: Io,
 ): number {
   const named = from?.map((file) => relative(root, resolve(startDir, file)))
+  for (const file of named ?? []) resultsPathInside(root, file)
   const missing = named?.find((file) => !existsSync(join(root, file)))
   if (missing !== undefined) throw new UsageError(`--from: no such results file "${missing}"`)
   let stale = 0
   for (const file of readmes(root)) {
     const before = readFileSync(file, 'utf8')
-    const after = regenerate(before, file, root, (f) => readResults(join(root, f)), named)
+    const after = regenerate(before, file, root, (f) => readResults(resultsPathInside(root, f)), named)
     if (after === before) continue
     stale++
     if (check) io.stderr(`${relative(root, file)} disagrees with its results file: run npm run figures\n`)
@@ -325,7 +333,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       isAuthlabError(error) ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      io.stderr(`authlab-bench: ${(error as Error).message}\n\n${USAGE}`)
+      io.stderr(`authlab-bench: ${terminalLines((error as Error).message)}\n\n${USAGE}`)
       return EXIT.usage
     }
     throw error

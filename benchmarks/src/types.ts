@@ -127,6 +127,8 @@ export interface IdSampling {
   readonly sampleMs: number
   /** Pairs of batches, candidate and yardstick. */
   readonly samples: number
+  /** How long one round's process may run before it is killed (default: see `roundTimeLimitMs`). */
+  readonly roundLimitMs?: number
 }
 
 export interface Budget {

@@ -254,7 +254,7 @@ describe('report and figures', () => {
     )
     expect((await cli(['figures', '--check'], root)).code).toBe(EXIT.regression)
     expect(await cli(['figures'], root)).toMatchObject({ code: EXIT.ok, stderr: 'wrote README.md\n' })
-    expect(readFileSync(readme, 'utf8')).toContain('| authlab fast &lt;&>')
+    expect(readFileSync(readme, 'utf8')).toContain('| authlab fast \\<\\&\\>')
     expect((await cli(['figures', '--check'], root)).code).toBe(EXIT.ok)
   })
 })

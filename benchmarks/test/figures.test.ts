@@ -52,7 +52,7 @@ describe('generation', () => {
       /^# x\n\n## Latest figures\n\n<!-- figures from benchmarks\/results\/run.json -->\n\nFrom /,
     )
     expect(once).toMatch(/<!-- \/figures -->\n\nafter\n$/)
-    expect(once).toContain('| authlab fast &lt;&>')
+    expect(once).toContain('| authlab fast \\<\\&\\>')
     expect(once).toContain('2.50× [')
     // Idempotent: what the consistency test relies on.
     expect(regenerate(once, join(ROOT, 'README.md'), ROOT, reading(results))).toBe(once)

@@ -128,6 +128,7 @@ describe('hashing suites on synthetic hashers', () => {
     expect(Object.keys(rows[0]?.details ?? {})).toEqual([
       'p99 delay ms',
       'ticks/hash',
+      'loop free %',
       'ms/hash',
       'ELU %',
       'hashes',

@@ -7,7 +7,9 @@ export * from './errors.js'
 export { createExpressApp, startExpressServer } from './express.js'
 export { createFastifyApp, startFastifyServer } from './fastify.js'
 export {
+  createHttpServer,
   DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   type ListenOptions,
   type RunningServer,

@@ -13,6 +13,13 @@ export interface ListenOptions {
   headersTimeoutMs?: number
   /** Time a client gets to send its complete request, body included (default 30 s). */
   requestTimeoutMs?: number
+  /** Time an idle keep-alive connection stays open between requests (default 5 s, Node's own). */
+  keepAliveTimeoutMs?: number
+  /**
+   * Most connections open at once (default: unbounded, Node's own); past it a new connection is closed
+   * as soon as it is accepted, so held connections cannot take every file descriptor of the process.
+   */
+  maxConnections?: number
 }
 
 /**
@@ -23,6 +30,8 @@ export interface ListenOptions {
  */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+/** Node's default; stated so a caller sees the whole lifetime of a connection in one place. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000
 /** How often Node checks the two timeouts above; a socket outlives its timeout by at most this. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000
 
@@ -45,11 +54,14 @@ export function createHttpServer(handler: RequestListener | undefined, options: 
     maxHeaderSize,
     headersTimeoutMs = DEFAULT_HEADERS_TIMEOUT_MS,
     requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs = DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections,
   } = options
   const headersTimeout = positiveInteger('headersTimeoutMs', headersTimeoutMs)
   const requestTimeout = positiveInteger('requestTimeoutMs', requestTimeoutMs)
+  const keepAliveTimeout = positiveInteger('keepAliveTimeoutMs', keepAliveTimeoutMs)
   // Node requires headersTimeout ≤ requestTimeout; a shorter request timeout caps both.
-  return createServer(
+  const server = createServer(
     {
       maxHeaderSize,
       headersTimeout: Math.min(headersTimeout, requestTimeout),
@@ -58,6 +70,9 @@ export function createHttpServer(handler: RequestListener | undefined, options: 
     },
     handler,
   )
+  server.keepAliveTimeout = keepAliveTimeout
+  if (maxConnections !== undefined) server.maxConnections = positiveInteger('maxConnections', maxConnections)
+  return server
 }
 
 export function urlOf(server: Server): string {

@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '@authlab/core'
+import { checkIdGenerator, InvalidOptionError } from '@authlab/core'
 import type { Store } from 'express-session'
 import type { UserDirectory } from './users.js'
 
@@ -75,6 +75,9 @@ export function resolveServerOptions(options: SessionServerOptions): ResolvedSer
   } = options
   if (typeof generateId !== 'function')
     throw new InvalidOptionError('generateId must be a synchronous function')
+  // An empty or repeating ID would put every visitor in one session (alice's cookie reading bob's):
+  // refused before the first request, as is output off the generator's declared length or alphabet.
+  checkIdGenerator(generateId)
   if (typeof users?.verify !== 'function') throw new InvalidOptionError('users must be a UserDirectory')
   if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
     throw new InvalidOptionError(`secret must be a string of at least ${MIN_SECRET_LENGTH} characters`)

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createGate, InvalidOptionError } from '@authlab/core'
+import { createHttpServer, type ListenOptions } from '@authlab/servers'
 import { secretBytes } from '@authlab/stretch-remote'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { createAuthenticator, httpError } from './auth.js'
@@ -22,12 +23,33 @@ export interface HelperOptions {
   nonceCacheSize?: number
   /** Largest request body in bytes (default 4096: onepw's request is about 150). */
   bodyLimit?: number
+  /**
+   * Bounds on a connection's life, before anyone is authenticated: headers within `headersTimeoutMs`
+   * (default 5 s), the whole request within `requestTimeoutMs` (default 10 s; onepw's body is about
+   * 150 bytes), an idle keep-alive connection closed after `keepAliveTimeoutMs` (default 5 s), and at
+   * most `maxConnections` open (default 1024). Without them a client that sends valid-looking headers
+   * and no body holds its socket forever.
+   */
+  connections?: ConnectionLimits
   /** Bench only: delay added to every answer to imitate a network round trip; 0 on a real network. */
   simulatedRttMs?: number
   logger?: FastifyServerOptions['logger']
   /** The scrypt implementation (default node:crypto on the threadpool); tests substitute a controllable one. */
   scrypt?: ScryptFn
 }
+
+export type ConnectionLimits = Pick<
+  ListenOptions,
+  'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'
+>
+
+/** What a signed request needs and no more (OWASP Denial of Service Cheat Sheet: bound every resource). */
+export const DEFAULT_CONNECTION_LIMITS = {
+  headersTimeoutMs: 5000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5000,
+  maxConnections: 1024,
+} as const satisfies ConnectionLimits
 
 export interface HelperStats {
   running: number
@@ -68,6 +90,10 @@ function defaultConcurrency(): number {
   return Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : 4
 }
 
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
 function atLeast(min: number, name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < min) {
     throw new InvalidOptionError(`${name} must be an integer ≥ ${min}, got ${String(value)}`)
@@ -103,8 +129,12 @@ export function buildHelper(options: HelperOptions): {
   let meanScryptMs = 150
   let draining = false
 
+  const connections = { ...DEFAULT_CONNECTION_LIMITS, ...stripUndefined(options.connections ?? {}) }
   const app = Fastify({
     logger: options.logger ?? false,
+    // The same slowloris bounds as the session servers' (apps/servers/src/listen.ts), plus a cap on
+    // open connections: fastify's own requestTimeout and connectionTimeout default to 0 (none).
+    serverFactory: (handler) => createHttpServer(handler, connections),
     bodyLimit: atLeast(256, 'bodyLimit', options.bodyLimit ?? 4096),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
   })
@@ -127,18 +157,22 @@ export function buildHelper(options: HelperOptions): {
   })
   // A refusal is routine (and, under attack, frequent): one short info line without a stack trace.
   // A failure of the helper itself is logged in full, but its message is not sent to the client.
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const given = error.statusCode ?? 500
-    const refused = (given >= 400 && given < 500) || given === 503
-    const status = refused ? given : 500
-    if (refused) request.log.info({ statusCode: status, reason: error.message }, 'refused')
-    else request.log.error({ err: error }, 'failed')
-    return reply.code(status).send({
-      statusCode: status,
-      error: STATUS_CODES[status],
-      message: refused ? error.message : 'internal error',
-    })
-  })
+  app.setErrorHandler(
+    (error: Error & { statusCode?: number; retryAfterSeconds?: number }, request, reply) => {
+      const given = error.statusCode ?? 500
+      const refused = (given >= 400 && given < 500) || given === 503
+      const status = refused ? given : 500
+      if (status === 503 && error.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(error.retryAfterSeconds))
+      if (refused) request.log.info({ statusCode: status, reason: error.message }, 'refused')
+      else request.log.error({ err: error }, 'failed')
+      return reply.code(status).send({
+        statusCode: status,
+        error: STATUS_CODES[status],
+        message: refused ? error.message : 'internal error',
+      })
+    },
+  )
   app.addHook('preClose', async () => {
     draining = true
   })

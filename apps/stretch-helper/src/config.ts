@@ -42,6 +42,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): {
       queueLimit: integer(env, 'AUTHLAB_HELPER_QUEUE'),
       replayWindowMs: integer(env, 'AUTHLAB_HELPER_REPLAY_WINDOW_MS'),
       simulatedRttMs: integer(env, 'AUTHLAB_HELPER_SIMULATED_RTT_MS'),
+      nonceCacheSize: integer(env, 'AUTHLAB_HELPER_NONCE_CACHE'),
+      connections: {
+        headersTimeoutMs: integer(env, 'AUTHLAB_HELPER_HEADERS_TIMEOUT_MS'),
+        requestTimeoutMs: integer(env, 'AUTHLAB_HELPER_REQUEST_TIMEOUT_MS'),
+        keepAliveTimeoutMs: integer(env, 'AUTHLAB_HELPER_KEEP_ALIVE_TIMEOUT_MS'),
+        maxConnections: integer(env, 'AUTHLAB_HELPER_MAX_CONNECTIONS'),
+      },
       logger: { level: env.LOG_LEVEL ?? 'info' },
     },
     listen: {

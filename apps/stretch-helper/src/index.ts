@@ -1,4 +1,10 @@
-export { buildHelper, type HelperOptions, type HelperStats } from './app.js'
+export {
+  buildHelper,
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  type HelperOptions,
+  type HelperStats,
+} from './app.js'
 export { type CapacityLevel, type CapacityOptions, type CapacityResult, runCapacity } from './capacity.js'
 export { configFromEnv } from './config.js'
 export { parseDurationMs } from './duration.js'

@@ -20,9 +20,15 @@ export function createNonceCache(windowMs: number, maxEntries: number) {
       sweep(now)
       if (seen.has(nonce)) return 'replay'
       if (seen.size >= maxEntries) return 'full'
-      // A request is acceptable while its timestamp is within ±window of now, so 2 windows covers it.
+      // The caller records a nonce only while its timestamp lies within ±window of `now`, and accepts a
+      // request only while that still holds; so no copy of this one can pass after now + 2 windows.
       seen.set(nonce, now + 2 * windowMs)
       return 'fresh'
+    },
+    /** Milliseconds until the oldest entry expires and a full cache takes a nonce again. */
+    msUntilRoom(now = Date.now()): number {
+      for (const expires of seen.values()) return Math.max(0, expires - now)
+      return 0
     },
     get size() {
       return seen.size

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import type { ConnectionLimits } from './app.js'
 
 export interface HelperProcessOptions {
   /** Pin the helper to this CPU with taskset (when taskset exists), away from the client's core. */
@@ -18,6 +19,12 @@ export interface HelperProcessOptions {
   queueLimit?: number
   /** libuv threadpool size of the helper process (node:crypto's scrypt runs there). */
   threadpool?: number
+  /** Accepted clock difference for signed timestamps (default 30 s; at least 1 s). */
+  replayWindowMs?: number
+  /** Nonces remembered inside the window (default 100,000). */
+  nonceCacheSize?: number
+  /** Connection bounds (see `HelperOptions.connections`). */
+  connections?: ConnectionLimits
 }
 
 export interface HelperProcess {
@@ -81,6 +88,20 @@ export async function startHelperProcess(options: HelperProcessOptions = {}): Pr
   if (options.concurrency !== undefined) env.AUTHLAB_HELPER_CONCURRENCY = String(options.concurrency)
   if (options.queueLimit !== undefined) env.AUTHLAB_HELPER_QUEUE = String(options.queueLimit)
   if (options.threadpool !== undefined) env.UV_THREADPOOL_SIZE = String(options.threadpool)
+  if (options.replayWindowMs !== undefined)
+    env.AUTHLAB_HELPER_REPLAY_WINDOW_MS = String(options.replayWindowMs)
+  if (options.nonceCacheSize !== undefined) env.AUTHLAB_HELPER_NONCE_CACHE = String(options.nonceCacheSize)
+  const limits = options.connections ?? {}
+  const limitEnv = {
+    headersTimeoutMs: 'AUTHLAB_HELPER_HEADERS_TIMEOUT_MS',
+    requestTimeoutMs: 'AUTHLAB_HELPER_REQUEST_TIMEOUT_MS',
+    keepAliveTimeoutMs: 'AUTHLAB_HELPER_KEEP_ALIVE_TIMEOUT_MS',
+    maxConnections: 'AUTHLAB_HELPER_MAX_CONNECTIONS',
+  } as const
+  for (const [key, name] of Object.entries(limitEnv)) {
+    const value = limits[key as keyof ConnectionLimits]
+    if (value !== undefined) env[name] = String(value)
+  }
   const pinned = options.cpu !== undefined && hasTaskset()
   // taskset execs node in place, so the child's pid is the helper's own.
   const child = pinned

@@ -124,6 +124,19 @@ describe('the scrypt helper', () => {
     expect(calls).toBe(1)
   })
 
+  test('answers 503 with Retry-After, the time until a nonce expires, once the nonce cache is full', async () => {
+    const instant: ScryptFn = async (_input, _salt, { buflen }) => Buffer.alloc(buflen)
+    const { app } = helper({ scrypt: instant, nonceCacheSize: 1, replayWindowMs: 5000 })
+    expect((await post(app, body)).statusCode).toBe(200)
+    const refused = await post(app, body)
+    expect(refused.statusCode).toBe(503)
+    expect(refused.json().message).toBe('too many requests in the replay window')
+    // The first nonce is kept two windows (10 s): room again within that, never sooner than now.
+    const seconds = Number(refused.headers['retry-after'])
+    expect(seconds).toBeGreaterThanOrEqual(1)
+    expect(seconds).toBeLessThanOrEqual(10)
+  })
+
   test('answers 503 with Retry-After once the slots and the queue are full', async () => {
     const held = heldScrypt()
     const { app, stats } = helper({ scrypt: held.fn, concurrency: 1, queueLimit: 1 })

@@ -1,4 +1,4 @@
-import { basename, resolve } from 'node:path'
+import { basename, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
 import { discoverPackages, hashOptions, loadPackages } from '@authlab/workspace'
@@ -83,10 +83,12 @@ export function assembleCandidates(packages: readonly LoadedPackage[], root: str
 
 /**
  * A user's module given with `--candidate ./file.mjs`: benchmarked like a package if it exports
- * `createIdGenerator` and/or `createHasher`, keyed `file:<file name>`. Anything else is a usage error.
+ * `createIdGenerator` and/or `createHasher`, keyed `key` (default `file:<file name>`). Anything else is
+ * a usage error.
  */
 export async function loadCandidateFile(
   file: string,
+  key = `file:${basename(resolve(file))}`,
 ): Promise<{ ids: IdCandidate[]; hashers: HashCandidate[] }> {
   const path = resolve(file)
   let exports: Record<string, unknown>
@@ -95,7 +97,7 @@ export async function loadCandidateFile(
   } catch (error) {
     throw new InvalidOptionError(`--candidate ${file}: cannot be imported (${(error as Error).message})`)
   }
-  const found = fromExports(`file:${basename(path)}`, exports, { kind: 'file', file: path })
+  const found = fromExports(key, exports, { kind: 'file', file: path })
   if (!found.id && !found.hasher) {
     throw new InvalidOptionError(`--candidate ${file}: exports neither createIdGenerator nor createHasher`)
   }
@@ -119,7 +121,8 @@ export async function loadCandidates(
   const outcomes = await loadPackages(discovered)
   const packages = outcomes.flatMap((o): LoadedPackage[] => (o.ok ? [o.pkg] : []))
   const assembled = assembleCandidates(packages, root)
-  const extra = await Promise.all((options.files ?? []).map(loadCandidateFile))
+  const files = options.files ?? []
+  const extra = await Promise.all(files.map((file, i) => loadCandidateFile(file, candidateKeys(files)[i])))
   const candidates: Candidates = {
     ids: [...assembled.candidates.ids, ...extra.flatMap((e) => e.ids)],
     hashers: [...assembled.candidates.hashers, ...extra.flatMap((e) => e.hashers)],
@@ -148,13 +151,26 @@ export function filterCandidates(candidates: Candidates, filter: string | undefi
   return { ids: keep(candidates.ids), hashers: keep(candidates.hashers), stretch: keep(candidates.stretch) }
 }
 
+/**
+ * `file:<file name>` for each `--candidate`, or `file:<path from here>` for files whose names clash
+ * (`a/gen.mjs`, `b/gen.mjs`): two files sharing one key would share one row's figures.
+ */
+export function candidateKeys(files: readonly string[]): string[] {
+  const names = files.map((file) => basename(resolve(file)))
+  return files.map((file, i) =>
+    names.indexOf(names[i] as string) === names.lastIndexOf(names[i] as string)
+      ? `file:${names[i]}`
+      : `file:${relative(process.cwd(), resolve(file)) || names[i]}`,
+  )
+}
+
 /** Rebuilds one ids candidate from its id and source, in a measuring child process. */
 export async function rebuildIdCandidate(id: string, source: CandidateSource): Promise<IdCandidate> {
   const list =
     source.kind === 'reference'
       ? ID_REFERENCES
       : source.kind === 'file'
-        ? (await loadCandidateFile(source.file)).ids
+        ? (await loadCandidateFile(source.file, id)).ids
         : (await loadCandidates(source.root, { only: new Set([id]) })).candidates.ids
   const candidate = list.find((c) => c.id === id)
   if (!candidate) throw new InvalidOptionError(`no ids candidate "${id}" in ${JSON.stringify(source)}`)

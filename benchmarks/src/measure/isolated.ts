@@ -19,16 +19,39 @@ export function spawnJsonChild(
       : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]]
   const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'inherit'], env: env ?? process.env })
   const firstLine = new Promise<unknown>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${entry} ${args.join(' ')} exited with ${code}`)))
+    // 'close' comes after the child's stdout has ended, so an answer it wrote just before exiting wins.
+    child.once('close', (code, signal) =>
+      reject(new Error(`${entry} ${args.join(' ')} exited with ${code ?? signal} before answering`)),
+    )
     createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)))
   })
   return { child, firstLine }
 }
 
-/** Runs a child that answers one JSON line and exits; resolves that answer once the child is gone. */
-export async function askChild<T>(entry: string, args: readonly string[]): Promise<T> {
+/**
+ * Runs a child that answers one JSON line and exits; resolves that answer once the child is gone. With
+ * `timeoutMs`, a child that has not answered and exited by then is killed and the call rejects: the
+ * child may run someone else's code, which may never return.
+ */
+export async function askChild<T>(entry: string, args: readonly string[], timeoutMs?: number): Promise<T> {
   const { child, firstLine } = spawnJsonChild(entry, args)
-  const answer = (await firstLine) as T
-  if (child.exitCode === null) await new Promise((done) => child.once('exit', done))
-  return answer
+  const exited = new Promise((done) => child.once('exit', done))
+  const work = (async () => {
+    const answer = (await firstLine) as T
+    if (child.exitCode === null && child.signalCode === null) await exited
+    return answer
+  })()
+  if (timeoutMs === undefined) return work
+  let timer: NodeJS.Timeout | undefined
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`no answer within ${timeoutMs} ms (killed)`))
+    }, timeoutMs)
+  })
+  try {
+    return await Promise.race([work, limit])
+  } finally {
+    clearTimeout(timer)
+  }
 }

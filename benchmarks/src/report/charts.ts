@@ -1,6 +1,7 @@
 import * as vega from 'vega'
 import * as vl from 'vega-lite'
 import { MIN_EFFECT_PCT } from '../measure/verdict.js'
+import { xmlDocument } from './escape.js'
 
 /** One bar: a figure, its interval when it has one, and the series it belongs to (the legend). */
 export interface Bar {
@@ -297,7 +298,8 @@ export function stripSpec(strip: Strip): Spec {
 export async function renderSvg(spec: Spec): Promise<string> {
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none', logLevel: vega.Error })
   try {
-    return await view.toSVG()
+    // vega escapes markup in labels but passes control characters through, which XML forbids.
+    return xmlDocument(await view.toSVG())
   } finally {
     view.finalize()
   }

@@ -4,6 +4,7 @@ import { VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
 import { BEST_ID, CLAIMS, FRAMEWORK_DEFAULTS } from './claims.js'
+import { fileNamePart, markdownCode, markdownText } from './escape.js'
 import { groupRows } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
@@ -98,15 +99,15 @@ function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: 
   const named = files.map((file) => `[\`${basename(file)}\`](${link(file)}) (${reports(file)})`)
   const latest = runs.at(-1) as ResultsFile
   const env = latest.environment
-  const commits = [...new Set(runs.map((r) => r.environment.commit.slice(0, 7)))].join(', ')
+  const commits = markdownText([...new Set(runs.map((r) => r.environment.commit.slice(0, 7)))].join(', '))
   const dirty = runs.some((r) => r.environment.dirty) ? ' (with uncommitted changes)' : ''
-  const when = runs.map((r) => r.environment.date.slice(0, 16).replace('T', ' ')).join(', ')
+  const when = markdownText(runs.map((r) => r.environment.date.slice(0, 16).replace('T', ' ')).join(', '))
   const loads = runs.map((r) => `${r.environment.loadAverage[0]}→${r.run.loadAverageAtEnd[0]}`).join(', ')
   const each = runs.length === 1 ? '' : ` (each run, start→end)`
   return [
-    `${runs.length === 1 ? 'From' : `The median of ${runs.length} consecutive runs,`} ${named.join(', ')}: \`${latest.run.command.join(' ')}\`, ${env.mode} mode,`,
-    `commit ${commits}${dirty}, ${when} UTC; ${env.cpu}, ${env.cores} cores,`,
-    `${env.os} ${env.arch}, ${env.runtime}, load average ${loads}${each}, ${env.threadpool}.`,
+    `${runs.length === 1 ? 'From' : `The median of ${runs.length} consecutive runs,`} ${named.join(', ')}: ${markdownCode(latest.run.command.join(' '))}, ${markdownText(env.mode)} mode,`,
+    `commit ${commits}${dirty}, ${when} UTC; ${markdownText(env.cpu)}, ${env.cores} cores,`,
+    `${markdownText(`${env.os} ${env.arch}, ${env.runtime}`)}, load average ${loads}${each}, ${markdownText(env.threadpool)}.`,
   ].join('\n')
 }
 
@@ -137,14 +138,18 @@ export function summaryFigures(
   const dir = dirname(file)
   const stem = basename(file, '.json')
   for (const suite of latest.suites) {
-    out.push('', `**${suite.name}**: ${suite.description}`)
+    out.push('', `**${markdownText(suite.name)}**: ${markdownText(suite.description)}`)
     // The suite's finding: its first chart, except in http, where login (throughput beside the
     // GET /health p99) says more than the ids-in-framework ratios.
     const charts = suiteCharts(suite, latest.environment.cores)
     const chart = charts.find((c) => c.name.startsWith('login')) ?? charts[0]
-    const svg = chart ? join(dir, `${stem}-${suite.name}-${chart.name}.svg`) : undefined
-    if (chart && svg && existsSync(join(root, svg))) out.push('', `![${chart.title}](${join(toRoot, svg)})`)
-    for (const [group, rows] of readmeGroups(suite, held)) out.push('', `_${group}_`, '', ...groupTable(rows))
+    const svg = chart
+      ? join(dir, `${stem}-${fileNamePart(suite.name)}-${fileNamePart(chart.name)}.svg`)
+      : undefined
+    if (chart && svg && existsSync(join(root, svg)))
+      out.push('', `![${markdownText(chart.title)}](${join(toRoot, svg)})`)
+    for (const [group, rows] of readmeGroups(suite, held))
+      out.push('', `_${markdownText(group)}_`, '', ...groupTable(rows))
   }
   return out.join('\n')
 }

@@ -1,19 +1,25 @@
 import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { InvalidOptionError } from '@authlab/core'
 import type { ResultsFile } from '../results/results.js'
 import { renderSvg } from './charts.js'
+import { fileNamePart } from './escape.js'
 import { renderRunHtml } from './html-run.js'
 import { renderMarkdown } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
 
 /**
  * Writes a run's reports beside its `<stem>.json`: one SVG per chart, the Markdown that links them, and
- * the self-contained HTML report, all from the same chart code. Returns the files written.
+ * the self-contained HTML report, all from the same chart code. Returns the files written. Names taken
+ * from the results file (suite and chart names) are reduced to safe file-name characters, and nothing is
+ * written outside `dir`: a results file is untrusted input.
  */
 export async function writeReports(results: ResultsFile, dir: string, stem: string): Promise<string[]> {
   const files: string[] = []
   const write = (name: string, text: string) => {
     const file = join(dir, name)
+    if (dirname(resolve(file)) !== resolve(dir))
+      throw new InvalidOptionError(`refusing to write ${JSON.stringify(name)} outside ${dir}`)
     writeFileSync(file, text)
     files.push(file)
   }
@@ -21,7 +27,7 @@ export async function writeReports(results: ResultsFile, dir: string, stem: stri
   for (const suite of results.suites) {
     const names: string[] = []
     for (const chart of suiteCharts(suite, results.environment.cores)) {
-      const name = `${stem}-${suite.name}-${chart.name}.svg`
+      const name = `${stem}-${fileNamePart(suite.name)}-${fileNamePart(chart.name)}.svg`
       write(name, await renderSvg(chart.spec))
       names.push(name)
     }

@@ -1,34 +1,16 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { type CompareOptions, compareResults } from '../results/compare.js'
+import { type OldRun, readOldRun } from '../results/old.js'
 import { type ResultsFile, readResults } from '../results/results.js'
 import { CHANGE_COLUMNS, changeCells } from './compare.js'
+import { relativeHref } from './escape.js'
 import { escapeHtml, type HtmlCell, type HtmlTable, renderHtml, renderTable } from './html.js'
 
 /** A results file found under the directory: readable by `compare`, or the reason it is not. */
 export type IndexedRun =
   | { readonly file: string; readonly results: ResultsFile }
   | { readonly file: string; readonly reason: string; readonly old?: OldRun }
-
-/** What an older results file still says about itself, read leniently: enough to list it. */
-interface OldRun {
-  readonly environment: Partial<ResultsFile['environment']>
-  readonly suites: readonly string[]
-}
-
-function readOld(file: string): OldRun | undefined {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as {
-      environment?: Partial<ResultsFile['environment']>
-      suites?: { name?: unknown }[]
-    }
-    if (!data.environment) return undefined
-    const suites = (data.suites ?? []).flatMap((s) => (typeof s.name === 'string' ? [s.name] : []))
-    return { environment: data.environment, suites }
-  } catch {
-    return undefined
-  }
-}
 
 /** Every `*.json` under `dir` (one level of subdirectories too, e.g. `results/stores/`), oldest first. */
 export function findRuns(dir: string): IndexedRun[] {
@@ -43,7 +25,7 @@ export function findRuns(dir: string): IndexedRun[] {
     try {
       return { file, results: readResults(file) }
     } catch (error) {
-      const old = readOld(file)
+      const old = readOldRun(file)
       return { file, reason: (error as Error).message.replace(`${file}: `, ''), ...(old ? { old } : {}) }
     }
   })
@@ -112,7 +94,10 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
         return false
       }
     })()
-    return exists ? { href: `${stem}.html`, text: 'HTML report' } : { href: `${stem}.md`, text: 'Markdown' }
+    // A file name is data too: `javascript:x.json` must link to a file, not run a script (RFC 3986 §4.2).
+    return exists
+      ? { href: relativeHref(`${stem}.html`), text: 'HTML report' }
+      : { href: relativeHref(`${stem}.md`), text: 'Markdown' }
   }
   const table: HtmlTable = {
     columns: ['run', 'date', 'commit', 'mode', 'suites', 'machine', 'load at start', 'report', 'compare'],

@@ -47,8 +47,9 @@ export interface HtmlPage {
   readonly script?: string
 }
 
-export const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
+import { htmlText as escapeHtml } from './escape.js'
+
+export { escapeHtml }
 
 const STYLE = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1b1b1b}

@@ -1,9 +1,9 @@
 import { VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile } from '../results/results.js'
+import { markdownCell as escapeCell, markdownCode, markdownText, relativeHref } from './escape.js'
 import { groupRows, tableOf } from './format.js'
 
-// A cell must not end the table (`|`) or open an HTML tag (`<`).
-export const escapeCell = (cell: string) => cell.replaceAll('|', '\\|').replaceAll('<', '&lt;')
+export { escapeCell }
 
 function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
   const { headers, cells, flagged } = tableOf(rows)
@@ -26,25 +26,31 @@ export function renderMarkdown(
 ): string {
   const env = results.environment
   const out = [
-    `# authlab benchmarks — ${env.date.slice(0, 10)} (${env.mode} run)`,
+    `# authlab benchmarks — ${markdownText(env.date.slice(0, 10))} (${markdownText(env.mode)} run)`,
     '',
-    `Commit \`${env.commit.slice(0, 12)}\`${env.dirty ? ' (with uncommitted changes)' : ''} · ${env.cpu}, ${env.cores} cores · ${env.os} ${env.arch} · ${env.runtime} · load average ${env.loadAverage.join(' / ')} at start, ${results.run.loadAverageAtEnd.join(' / ')} at end · \`${results.run.command.join(' ')}\` · ${env.threadpool}`,
+    `Commit ${markdownCode(env.commit.slice(0, 12))}${env.dirty ? ' (with uncommitted changes)' : ''} · ${markdownText(env.cpu)}, ${env.cores} cores · ${markdownText(`${env.os} ${env.arch}`)} · ${markdownText(env.runtime)} · load average ${env.loadAverage.join(' / ')} at start, ${results.run.loadAverageAtEnd.join(' / ')} at end · ${markdownCode(results.run.command.join(' '))} · ${markdownText(env.threadpool)}`,
     '',
     `${VERDICT_RULE} Rows marked ⚠ carry a flag that says why not to trust them.`,
   ]
   for (const suite of results.suites) {
-    out.push('', `## ${suite.name}`, '', suite.description)
-    for (const chart of chartFiles(suite.name)) out.push('', `![${suite.name} chart](${chart})`)
+    out.push('', `## ${markdownText(suite.name)}`, '', markdownText(suite.description))
+    for (const chart of chartFiles(suite.name))
+      out.push('', `![${markdownText(suite.name)} chart](${relativeHref(chart)})`)
     for (const [group, rows] of groupRows(suite.rows))
-      out.push('', `### ${group}`, '', ...markdownTable(rows))
-    if (suite.notes.length > 0) out.push('', ...suite.notes.map((n) => `- ${n}`))
+      out.push('', `### ${markdownText(group)}`, '', ...markdownTable(rows))
+    if (suite.notes.length > 0) out.push('', ...suite.notes.map((n) => `- ${markdownText(n)}`))
   }
   if (results.skipped.length > 0) {
-    out.push('', '## Skipped packages', '', ...results.skipped.map((s) => `- \`${s.name}\`: ${s.reason}`))
+    out.push(
+      '',
+      '## Skipped packages',
+      '',
+      ...results.skipped.map((s) => `- ${markdownCode(s.name)}: ${markdownText(s.reason)}`),
+    )
   }
   out.push('', '<details><summary>Package versions</summary>', '')
   out.push(
-    ...Object.entries(env.packages).map(([name, version]) => `- ${name} ${version}`),
+    ...Object.entries(env.packages).map(([name, version]) => `- ${markdownText(`${name} ${version}`)}`),
     '',
     '</details>',
     '',

@@ -1,6 +1,7 @@
 import { styleText } from 'node:util'
 import type { SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
+import { mapStrings, terminalText } from './escape.js'
 import { formatNumber, groupRows, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
 
 type Style = Parameters<typeof styleText>[0]
@@ -75,7 +76,9 @@ function compactTable(rows: readonly Row[], width: number) {
  * One aligned table per group; suspect rows in yellow, notes dimmed, headers bold. By default the
  * compact columns fit 100 columns; `wide` prints every column.
  */
-export function renderTerminal(suite: SuiteRecord, options: TerminalOptions): string {
+export function renderTerminal(record: SuiteRecord, options: TerminalOptions): string {
+  // Labels and notes may come from a results file or a user's module: no escape sequence of theirs reaches the terminal.
+  const suite = mapStrings(record, terminalText)
   const width = options.width ?? COMPACT_WIDTH
   // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
   const paint = (style: Style, text: string) =>

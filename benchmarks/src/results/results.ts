@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import AjvModule from 'ajv'
 import { rejudge } from '../measure/verdict.js'
@@ -188,13 +189,23 @@ export function schemaErrors(data: unknown): string[] {
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
 }
 
+/**
+ * Why `file` could not be read as JSON, without quoting it: Node's SyntaxError message carries the
+ * text around the error, and a file named by someone else (a README marker) may be any file at all.
+ */
+function unreadableReason(error: unknown): string {
+  if (!(error instanceof SyntaxError)) return (error as NodeJS.ErrnoException).code ?? 'unreadable'
+  const position = /position (\d+)/.exec(error.message)?.[1]
+  return position === undefined ? 'not valid JSON' : `not valid JSON at position ${position}`
+}
+
 /** Reads and validates a results file; anything else is an InvalidOptionError naming the problem. */
 export function readResults(file: string): ResultsFile {
   let data: unknown
   try {
     data = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
-    throw new InvalidOptionError(`${file}: not a readable JSON file (${(error as Error).message})`)
+    throw new InvalidOptionError(`${file}: not a readable JSON file (${unreadableReason(error)})`)
   }
   const format = (data as { format?: unknown } | null)?.format
   if (typeof format === 'string' && format.startsWith('authlab-bench/') && format !== RESULTS_FORMAT) {
@@ -220,4 +231,26 @@ export function rejudged(file: ResultsFile): ResultsFile {
       rows: suite.rows.map((row) => ({ ...row, ratios: row.ratios.map(rejudge) })),
     })),
   }
+}
+
+/**
+ * A results file named by data (a README's figures marker): a relative path to a `.json` file inside
+ * `root`, resolved; anything else (absolute, `..` out of the repository, another kind of file) is an
+ * InvalidOptionError before anything is read.
+ */
+export function resultsPathInside(root: string, file: string): string {
+  const path = resolve(root, file)
+  const inside = relative(resolve(root), path)
+  if (
+    typeof file !== 'string' ||
+    isAbsolute(file) ||
+    !file.endsWith('.json') ||
+    inside === '' ||
+    inside.startsWith(`..${sep}`) ||
+    isAbsolute(inside)
+  )
+    throw new InvalidOptionError(
+      `figures may name only .json results files inside the repository, got ${JSON.stringify(file)}`,
+    )
+  return path
 }

@@ -2,6 +2,7 @@
  * Entry point of one measuring process of the ids suite: `ids-child.js <{ id, source, sampling }>`
  * rebuilds that one candidate, samples it beside the yardstick (see `sampleIds`) and prints one JSON line, an `IdRound`.
  */
+import { checkIdGenerator } from '@authlab/core'
 import { rebuildIdCandidate } from '../discover/candidates.js'
 import type { CandidateSource, IdSampling } from '../types.js'
 import { idBatch, idSink, SLOW_ENV, sampleIds, yardstick } from './ids-measure.js'
@@ -13,11 +14,16 @@ const request = JSON.parse(process.argv[2] ?? '{}') as {
 }
 try {
   const candidate = await rebuildIdCandidate(request.id, request.source)
-  const batch = idBatch(candidate.create(), process.env[SLOW_ENV] === request.id)
+  // Output off its declared length or alphabet is refused before timing; a repeating one is not,
+  // since the bench's flat-string ceiling repeats by design (it is only ever timed).
+  const generate = checkIdGenerator(candidate.create(), { distinct: false })
+  const batch = idBatch(generate, process.env[SLOW_ENV] === request.id)
   const round = sampleIds(batch, idBatch(yardstick, false), request.sampling)
   process.stdout.write(`${JSON.stringify({ ...round, sink: idSink() > 0 })}\n`)
   process.exit(0)
 } catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+  // The reason, as the answer: the parent records it on the candidate's row.
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  process.stdout.write(`${JSON.stringify({ error: reason.slice(0, 500) })}\n`)
   process.exit(1)
 }

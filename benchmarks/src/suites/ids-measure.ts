@@ -116,10 +116,25 @@ const CHILD = fileURLToPath(new URL('../../dist/suites/ids-child.js', import.met
  * feedback, left garbage in its heap or warmed a shared cache before it; only the yardstick runs
  * beside it, from a loop of its own.
  */
-export function measureIdsInChild(
+export async function measureIdsInChild(
   id: string,
   source: CandidateSource,
   sampling: IdSampling,
 ): Promise<IdRound> {
-  return askChild<IdRound>(CHILD, [JSON.stringify({ id, source, sampling })])
+  const answer = await askChild<IdRound | { error: string }>(
+    CHILD,
+    [JSON.stringify({ id, source, sampling })],
+    roundTimeLimitMs(sampling),
+  )
+  if ('error' in answer) throw new Error(answer.error)
+  return answer
+}
+
+/**
+ * How long one round may take before its process is killed: ten times the CPU it plans to spend (two
+ * warm-ups, two batches per pair), plus 30 s for starting Node and loading the candidate on a loaded
+ * machine. A generator that never returns costs that, not the whole run.
+ */
+export function roundTimeLimitMs({ warmupMs, sampleMs, samples, roundLimitMs }: IdSampling): number {
+  return roundLimitMs ?? 30_000 + 10 * (2 * warmupMs + 2 * samples * sampleMs)
 }

@@ -28,6 +28,8 @@ export const idsSuite: Suite = {
     const primary = candidates.ids.find((c) => c.id === ID_BASELINES[0])
     const list = primary ? [...candidates.ids, controlOf(primary)] : [...candidates.ids]
     const notes: string[] = []
+    // Why a candidate's rounds failed, for its row: a user's module may throw, exit or hang.
+    const failures = new Map<string, string>()
     progress.plan(list.length * budget.idRounds + candidates.ids.length)
     const sourceOf = (candidate: IdCandidate) =>
       candidate.id.endsWith(CONTROL_SUFFIX) ? candidate.id.slice(0, -CONTROL_SUFFIX.length) : candidate.id
@@ -56,7 +58,10 @@ export const idsSuite: Suite = {
         progress.step(`round ${round + 1} · ${candidate.label}`)
         return measureIdsInChild(sourceOf(candidate), candidate.source, budget.idSampling)
       },
-      (candidate, error) => notes.push(`${candidate.id}: a round failed (${(error as Error).message})`),
+      (candidate, error) => {
+        notes.push(`${candidate.id}: a round failed (${(error as Error).message})`)
+        failures.set(candidate.id, (error as Error).message)
+      },
       budget.race && {
         ...budget.race,
         budgetMs: budget.race.idsMs,
@@ -64,6 +69,8 @@ export const idsSuite: Suite = {
         pending: (results) => {
           const need = new Set<IdCandidate>()
           for (const candidate of list) {
+            // A candidate whose round failed (threw, hung, exited) is not given more chances to.
+            if (failures.has(candidate.id)) continue
             const undecided = ratiosIn(results, candidate).filter((q) => q.verdict === 'undecided')
             if (undecided.length === 0) continue
             need.add(candidate)
@@ -77,6 +84,8 @@ export const idsSuite: Suite = {
     const heaps = new Map<string, { raw: SurvivorHeap; signed: SurvivorHeap }>()
     for (const candidate of candidates.ids) {
       progress.step(`${candidate.label}: retained heap`)
+      // A user's generator is called only in the measuring processes, where a failure costs its own row.
+      if (candidate.source.kind === 'file') continue
       const sample = { total: budget.heapIds, keepEvery: KEEP_EVERY }
       heaps.set(candidate.id, {
         raw: sparseSurvivorHeap(candidate.create(), sample),
@@ -95,6 +104,8 @@ export const idsSuite: Suite = {
       if (ID_BASELINES.includes(candidate.id)) flags.push('baseline')
       if (isControl) flags.push(CONTROL_FLAG)
       if (candidate.id !== CEILING) flags.push(...limitFlags(ceiling))
+      const failure = failures.get(candidate.id)
+      if (failure !== undefined) flags.push(`failed: ${failure}`)
       return {
         group: 'IDs/s',
         candidate: candidate.id,

@@ -1,8 +1,10 @@
-import { writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg } from 'node:os'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { PasswordHasher } from '@authlab/core'
-import { type CalibratedAlgorithm, type CalibrationResult, calibrate } from './index.js'
+import { isAuthlabError, type PasswordHasher } from '@authlab/core'
+import { type CalibratedAlgorithm, type CalibrationResult, calibrate, LIMITS } from './index.js'
 
 /** The package each algorithm is calibrated with unless `--package` names another installed one. */
 const DEFAULT_PACKAGES: Record<CalibratedAlgorithm, string> = {
@@ -36,13 +38,48 @@ export function parseBytes(text: string): number {
 
 type Factory = (params: Readonly<Record<string, number>>) => PasswordHasher
 
+/**
+ * What `import()` is given for `--package`: a path (`./hasher.mjs`, `/abs/x.js`) from the directory the
+ * command was typed in, a package name as is. A bare `import('./x')` would resolve from this file.
+ */
+export function importSpecifier(name: string, cwd = process.cwd()): string {
+  const isPath = name.startsWith('.') || isAbsolute(name)
+  return isPath ? pathToFileURL(resolve(cwd, name)).href : name
+}
+
 async function loadFactory(name: string): Promise<{ algorithm: string; factory: Factory } | string> {
+  const specifier = importSpecifier(name)
+  let mod: { createHasher?: Factory }
   try {
-    const mod = (await import(name)) as { createHasher?: Factory }
+    mod = (await import(specifier)) as { createHasher?: Factory }
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string }
+    // Only a module that is missing itself is "not installed"; one whose own code throws, or that
+    // imports something missing, says what went wrong.
+    if (specifier.startsWith('file:') && !existsSync(resolve(name))) return `${name}: no such file`
+    const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
+    if (notFound && (message ?? '').includes(`'${name}'`)) return `${name} is not installed (npm i ${name})`
+    return `${name} failed to import: ${String(message ?? error).split('\n')[0]}`
+  }
+  try {
     if (typeof mod.createHasher !== 'function') return `${name} exports no createHasher`
     return { algorithm: mod.createHasher({}).info.algorithm, factory: mod.createHasher }
-  } catch {
-    return `${name} is not installed (npm i ${name})`
+  } catch (error) {
+    return `${name}: createHasher({}) failed: ${(error as Error).message}`
+  }
+}
+
+/** Refuses a `--json` path that cannot be written before anything is measured, not after the run. */
+function checkWritable(file: string): void {
+  const path = resolve(file)
+  try {
+    if (existsSync(path)) {
+      if (statSync(path).isDirectory()) throw new Error('it is a directory')
+      accessSync(path, constants.W_OK)
+    } else accessSync(dirname(path), constants.W_OK)
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? (error as Error).message
+    throw new UsageError(`--json ${file} cannot be written (${reason})`)
   }
 }
 
@@ -71,6 +108,7 @@ export async function main(argv: readonly string[], io: CalibrateIo = PROCESS_IO
   } catch (error) {
     if (
       !(error instanceof UsageError) &&
+      !isAuthlabError(error) &&
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true
     )
       throw error
@@ -103,6 +141,13 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
   const concurrency = positiveInteger(values.concurrency, '--concurrency')
   const samples = positiveInteger(values.samples, '--samples')
   const maxMemory = parseBytes(values['max-memory'])
+  if (targetMs > LIMITS.maxTargetMs)
+    throw new UsageError(`--target must be at most ${LIMITS.maxTargetMs / 1000}s, got ${values.target}`)
+  if (concurrency > LIMITS.maxConcurrency)
+    throw new UsageError(`--concurrency must be at most ${LIMITS.maxConcurrency}, got ${values.concurrency}`)
+  if (samples > LIMITS.maxSamples)
+    throw new UsageError(`--samples must be at most ${LIMITS.maxSamples}, got ${values.samples}`)
+  if (values.json) checkWritable(values.json)
   const names = values.package ?? Object.values(DEFAULT_PACKAGES)
   const results: Array<CalibrationResult & { package: string }> = []
   const skipped: Array<{ package: string; reason: string }> = []

@@ -46,18 +46,28 @@ const TOLERANCE = 0.15
 const MiB = 1024 * 1024
 
 /**
+ * Bounds on what a run may be asked for, so no option makes it run for hours: a login hash of more than
+ * 10 s is no login (OWASP Password Storage Cheat Sheet: well under a second), more concurrent logins
+ * than this only queue on the cores, and more timed hashes than this add nothing to a median.
+ */
+export const LIMITS = { maxTargetMs: 10_000, maxConcurrency: 1024, maxSamples: 1000 } as const
+
+/**
  * Picks parameters that make one hash take about `targetMs` on this machine at the given concurrency,
  * never weaker than the OWASP Password Storage Cheat Sheet's minimums, and says so when the target
  * cannot be met within ±15 %.
  */
 export async function calibrate(options: CalibrateOptions): Promise<CalibrationResult> {
   const { algorithm, factory, targetMs } = options
-  const concurrency = positiveInteger('concurrency', options.concurrency ?? 1)
+  const concurrency = positiveInteger('concurrency', options.concurrency ?? 1, LIMITS.maxConcurrency)
   const maxMemory = positiveInteger('maxMemory', options.maxMemory ?? 64 * MiB)
-  const samples = Math.max(positiveInteger('samples', options.samples ?? 12), 2 * concurrency)
-  if (!(Number.isFinite(targetMs) && targetMs > 0)) {
+  const samples = Math.max(
+    positiveInteger('samples', options.samples ?? 12, LIMITS.maxSamples),
+    2 * concurrency,
+  )
+  if (!(Number.isFinite(targetMs) && targetMs > 0 && targetMs <= LIMITS.maxTargetMs)) {
     throw new InvalidOptionError(
-      `targetMs must be a positive number of milliseconds, got ${String(targetMs)}`,
+      `targetMs must be a number of milliseconds above 0 and at most ${LIMITS.maxTargetMs}, got ${String(targetMs)}`,
     )
   }
   if (typeof factory !== 'function')
@@ -93,7 +103,7 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     medianMs: best.medianMs,
     p99Ms: best.p99Ms,
     met,
-    ...(met ? {} : { reason: explain(algorithm, best, deviation, tried) }),
+    ...(met ? {} : { reason: explain(algorithm, deviation, tried, targetMs) }),
     tried,
     snippet: `createHasher({ ${Object.entries(best.params)
       .map(([key, value]) => `${key}: ${value}`)
@@ -117,16 +127,20 @@ async function tuneLinear(
   floor: number,
   step = 1,
   first?: Measurement,
-): Promise<void> {
-  let value = floor
+  start = floor,
+  ceiling = Number.POSITIVE_INFINITY,
+): Promise<Measurement> {
+  let value = start
   let m = first ?? (await ctx.measure(paramsFor(value)))
   for (let attempt = 0; attempt < 4; attempt++) {
-    if (Math.abs(m.medianMs / ctx.targetMs - 1) <= TOLERANCE / 3) return
-    const next = Math.max(floor, Math.round((value * ctx.targetMs) / m.medianMs / step) * step)
-    if (next === value) return
+    if (Math.abs(m.medianMs / ctx.targetMs - 1) <= TOLERANCE / 3) return m
+    const wanted = Math.round((value * ctx.targetMs) / m.medianMs / step) * step
+    const next = Math.min(ceiling, Math.max(floor, wanted))
+    if (next === value) return m
     value = next
     m = await ctx.measure(paramsFor(value))
   }
+  return m
 }
 
 // OWASP Password Storage Cheat Sheet: argon2id configurations of equal defence, "m=47104 (46 MiB),
@@ -150,7 +164,21 @@ async function searchArgon2id(ctx: SearchContext): Promise<void> {
   if (!floor) return void (await ctx.measure({ m: 7168, t: 5, p: 1 }))
   const first = await ctx.measure({ m: memoryKiB, t: floor[1], p: 1 })
   if (first.medianMs <= ctx.targetMs * (1 + TOLERANCE)) {
-    return tuneLinear(ctx, (t) => ({ m: memoryKiB, t, p: 1 }), floor[1], 1, first)
+    return void (await tuneLinear(ctx, (t) => ({ m: memoryKiB, t, p: 1 }), floor[1], 1, first))
+  }
+  // One pass over all the memory allowed is too slow: less memory, one pass, time linear in m, down
+  // to OWASP's one-pass row (a large --max-memory must not leave only the extremes to choose from).
+  if (floor[1] === 1 && memoryKiB > floor[0]) {
+    const last = await tuneLinear(
+      ctx,
+      (m) => ({ m, t: 1, p: 1 }),
+      floor[0],
+      1024,
+      first,
+      memoryKiB,
+      memoryKiB,
+    )
+    if (last.medianMs <= ctx.targetMs * (1 + TOLERANCE)) return
   }
   for (const [m, t] of ARGON2_FLOORS) {
     if (m > memoryKiB) continue
@@ -191,14 +219,14 @@ async function searchScrypt(ctx: SearchContext): Promise<void> {
   for (const [ln, p] of start) {
     const first = await ctx.measure({ ln, r, p })
     if (first.medianMs <= ctx.targetMs * (1 + TOLERANCE)) {
-      return tuneLinear(ctx, (lanes) => ({ ln, r, p: lanes }), p, 1, first)
+      return void (await tuneLinear(ctx, (lanes) => ({ ln, r, p: lanes }), p, 1, first))
     }
   }
 }
 
 /** RFC 8018 §5.2: time is linear in the iteration count; OWASP's floor for SHA-256 is 600,000. */
 async function searchPbkdf2(ctx: SearchContext): Promise<void> {
-  return tuneLinear(ctx, (iterations) => ({ iterations }), 600_000, 1000)
+  await tuneLinear(ctx, (iterations) => ({ iterations }), 600_000, 1000)
 }
 
 const SEARCHES: Record<CalibratedAlgorithm, (ctx: SearchContext) => Promise<void>> = {
@@ -216,13 +244,18 @@ function closest(tried: readonly Measurement[], targetMs: number): Measurement {
 
 function explain(
   algorithm: CalibratedAlgorithm,
-  best: Measurement,
   deviation: number,
   tried: readonly Measurement[],
+  targetMs: number,
 ): string {
   const percent = `${deviation > 0 ? '+' : ''}${(deviation * 100).toFixed(0)} %`
-  if (deviation > 0) {
-    return `even OWASP's minimum for ${algorithm} within the memory allowed takes ${best.medianMs.toFixed(0)} ms (${percent}) here: raise the target or the memory, or add cores; going below the minimum is not offered`
+  // Only what was measured: the fastest setting tried is the one that shows the minimum is too slow.
+  const fastest = tried.reduce((a, m) => (m.medianMs < a.medianMs ? m : a))
+  if (deviation > 0 && fastest.medianMs > targetMs) {
+    const params = Object.entries(fastest.params)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(', ')
+    return `even the fastest setting measured at OWASP's minimum for ${algorithm} or above (${params}) takes ${fastest.medianMs.toFixed(0)} ms here: raise the target or the memory, or add cores; going below the minimum is not offered`
   }
   if (algorithm === 'bcrypt') {
     const steps = tried.map((m) => `cost ${m.params.cost} ${m.medianMs.toFixed(0)} ms`).join(', ')
@@ -231,9 +264,10 @@ function explain(
   return `the nearest candidate measured is ${percent} off the target`
 }
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidOptionError(`${name} must be a positive integer, got ${String(value)}`)
+function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    const bound = max === Number.MAX_SAFE_INTEGER ? '' : ` up to ${max}`
+    throw new InvalidOptionError(`${name} must be a positive integer${bound}, got ${String(value)}`)
   }
   return value
 }

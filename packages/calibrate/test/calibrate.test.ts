@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { PasswordHasher } from '@authlab/core'
 import { createHasher as pbkdf2 } from '@authlab/hash-pbkdf2'
-import { expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { type CalibratedAlgorithm, calibrate } from '../src/index.js'
 
 type Params = Readonly<Record<string, number>>
@@ -131,4 +134,118 @@ test('the CLI reads durations and sizes as people write them, and refuses the re
   expect([parseBytes('64MiB'), parseBytes('1GiB'), parseBytes('512kib')]).toEqual([2 ** 26, 2 ** 30, 2 ** 19])
   expect(() => parseDuration('fast')).toThrow(/--target/)
   expect(() => parseBytes('64MB')).toThrow(/--max-memory/)
+})
+
+test('argon2id with a large --max-memory: one pass too slow over all of it, less memory meets the target', async () => {
+  // 164 ms at 512 MiB, 15 ms at OWASP's 46 MiB row, linear in memory: as measured on a 2-core box.
+  const result = await calibrate({
+    ...modelled('argon2id', ({ m, t }) => (m as number) * (t as number) * (164 / 524288)),
+    targetMs: 100,
+    maxMemory: 512 * 1024 * 1024,
+  })
+  expect(result.met).toBe(true)
+  expect(result.params.t).toBe(1)
+  expect(result.params.m).toBeGreaterThan(47104)
+  expect(result.params.m).toBeLessThan(524288)
+  expect(Math.abs(result.medianMs / 100 - 1)).toBeLessThanOrEqual(0.15)
+})
+
+test('a missed target quotes the fastest setting measured, with its own time', async () => {
+  const result = await calibrate({
+    ...modelled('argon2id', ({ m, t }) => ((m as number) / 1024) * (t as number) * 50),
+    targetMs: 250,
+  })
+  const fastest = result.tried.reduce((a, m) => (m.medianMs < a.medianMs ? m : a))
+  expect(result.reason).toContain(`takes ${fastest.medianMs.toFixed(0)} ms`)
+})
+
+test('a target, concurrency or sample count past its bound is a typed error, before any hash', async () => {
+  let hashes = 0
+  const model = modelled('pbkdf2-sha256', () => {
+    hashes++
+    return 1
+  })
+  for (const bad of [
+    { targetMs: 250_000 },
+    { targetMs: 100, concurrency: 100_000 },
+    { targetMs: 100, samples: 10 ** 6 },
+  ])
+    await expect(calibrate({ ...model, ...bad })).rejects.toMatchObject({
+      code: 'ERR_AUTHLAB_INVALID_OPTION',
+    })
+  expect(hashes).toBe(0)
+})
+
+describe('the CLI', () => {
+  const run = async (argv: string[]) => {
+    const { main } = await import('../src/cli.js')
+    let stdout = ''
+    let stderr = ''
+    const code = await main(argv, {
+      stdout: (t) => {
+        stdout += t
+      },
+      stderr: (t) => {
+        stderr += t
+      },
+    })
+    return { code, stdout, stderr }
+  }
+
+  test('refuses --target 250s and --concurrency 100000 at once (exit 2), measuring nothing', async () => {
+    for (const argv of [
+      ['--target', '250s'],
+      ['--target', '100ms', '--concurrency', '100000'],
+    ]) {
+      const result = await run(argv)
+      expect(result.code).toBe(2)
+      expect(result.stderr).toMatch(/--target must be at most 10s|--concurrency must be at most 1024/)
+      expect(result.stdout).toBe('')
+    }
+  })
+
+  test('refuses an unwritable --json before the run', async () => {
+    const result = await run(['--target', '100ms', '--json', '/nonexistent-directory/calibration.json'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/--json .* cannot be written \(ENOENT\)/)
+    expect(result.stdout).toBe('')
+  })
+
+  test('--package by relative path loads it from where the command runs; one that throws says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calibrate-'))
+    try {
+      writeFileSync(join(dir, 'throws.mjs'), "throw new Error('broken at import')\n")
+      writeFileSync(
+        join(dir, 'fine.mjs'),
+        "export const createHasher = () => ({ info: { algorithm: 'pbkdf2-sha256' } })\n",
+      )
+      const cwd = process.cwd()
+      process.chdir(dir)
+      try {
+        const result = await run([
+          '--target',
+          '100ms',
+          '--filter',
+          'nothing-matches',
+          '--package',
+          './fine.mjs',
+          '--package',
+          './throws.mjs',
+          '--package',
+          './missing.mjs',
+        ])
+        expect(result.code).toBe(0)
+        expect(result.stdout).not.toMatch(/fine\.mjs/)
+        expect(result.stdout).toMatch(
+          /skipped \.\/throws\.mjs: \.\/throws\.mjs failed to import: broken at import/,
+        )
+        expect(result.stdout).toMatch(/skipped \.\/missing\.mjs: \.\/missing\.mjs: no such file/)
+        expect(result.stdout).not.toMatch(/is not installed/)
+      } finally {
+        process.chdir(cwd)
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

@@ -131,3 +131,55 @@ export function defineIdGenerator(
     enumerable: true,
   }) as IdGenerator
 }
+
+/** What `checkIdGenerator` asks of a generator besides its declared shape. */
+export interface IdGeneratorCheck {
+  /** IDs drawn for the check (default 3). */
+  readonly samples?: number
+  /**
+   * Require the sampled IDs to differ (default true). A constant ID is one session for every user:
+   * a server must refuse it. Only a benchmark's deliberate constant ceiling passes false.
+   */
+  readonly distinct?: boolean
+}
+
+/**
+ * Calls `generate` a few times before it is used and refuses, with an InvalidOptionError, output
+ * that is not a non-empty string, not of the declared `info.length`, has a character outside the
+ * declared `info.alphabet`, or (unless `distinct: false`) repeats. A function without `info` is held
+ * to the first and last rule only. Returns `generate`.
+ */
+export function checkIdGenerator<G extends (request?: unknown) => unknown>(
+  generate: G,
+  { samples = 3, distinct = true }: IdGeneratorCheck = {},
+): G {
+  if (typeof generate !== 'function')
+    throw new InvalidOptionError(`an ID generator must be a function, got ${typeof generate}`)
+  const info = (generate as { info?: Partial<IdGeneratorInfo> }).info
+  const ids = new Set<string>()
+  for (let i = 0; i < samples; i++) {
+    const id: unknown = generate()
+    if (typeof id !== 'string' || id.length === 0)
+      throw new InvalidOptionError(
+        `an ID generator must return a non-empty string, got ${typeof id === 'string' ? 'an empty string' : typeof id}`,
+      )
+    if (typeof info?.length === 'number' && id.length !== info.length)
+      throw new InvalidOptionError(
+        `an ID generator declared ${info.length} characters and returned ${id.length}`,
+      )
+    if (typeof info?.alphabet === 'string') {
+      const alphabet = info.alphabet
+      const stray = [...id].find((c) => !alphabet.includes(c))
+      if (stray !== undefined)
+        throw new InvalidOptionError(
+          `an ID generator returned U+${(stray.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}, outside its declared alphabet`,
+        )
+    }
+    ids.add(id)
+  }
+  if (distinct && samples > 1 && ids.size < samples)
+    throw new InvalidOptionError(
+      `an ID generator returned the same ID twice in ${samples} calls: every session would share it`,
+    )
+  return generate
+}

@@ -30,15 +30,19 @@ export interface VerifyResult {
 
 export interface PasswordContext {
   /**
-   * Routes `encoded` to the hasher for its format and verifies. `encoded` null or undefined means "no
-   * such user": the password is then checked against a dummy hash of `current`, so the answer takes
+   * Routes `encoded` to the hasher for its format and verifies. `encoded` null, undefined or `''` (a
+   * common "no password set" value in user tables) means "no such user": the password is then checked against a dummy hash of `current`, so the answer takes
    * as long as a real verify and login timing does not reveal which accounts exist (OWASP
    * Authentication Cheat Sheet, "Authentication and Error Messages").
    */
   verify(encoded: string | null | undefined, password: Password): Promise<VerifyResult>
   /** A new hash with `current`. */
   hash(password: Password): Promise<string>
-  /** Whether a stored hash would be rewritten on its next successful verify. */
+  /**
+   * Whether a stored hash would be rewritten on its next successful verify. A hash its hasher cannot
+   * parse throws InvalidHashError, legacy or current alike (it could never verify, so "upgrade" would be
+   * a guess); an unroutable one throws UnsupportedHashError.
+   */
   needsUpgrade(encoded: string): boolean
   /** Which family a stored hash belongs to; throws UnsupportedHashError for anything unroutable. */
   identify(encoded: string): HashFamily
@@ -74,12 +78,16 @@ export function createPasswordContext(options: PasswordContextOptions): Password
   }
 
   function needsUpgrade(encoded: string): boolean {
-    return route(encoded) !== current || current.needsRehash(encoded)
+    const hasher = route(encoded)
+    // The routed hasher's own needsRehash parses the hash, so a broken legacy hash is refused as a
+    // broken current one is, rather than reported as upgradable.
+    const weaker = hasher.needsRehash(encoded)
+    return hasher !== current || weaker
   }
 
   return Object.freeze({
     async verify(encoded: string | null | undefined, password: Password): Promise<VerifyResult> {
-      if (encoded === null || encoded === undefined) {
+      if (encoded === null || encoded === undefined || encoded === '') {
         await current.verify(await dummy, password)
         return { valid: false }
       }

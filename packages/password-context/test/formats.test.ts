@@ -20,8 +20,11 @@ const LOOK_ALIKES: ReadonlyArray<readonly [string, RegExp]> = [
   ['5f4dcc3b5aa765d61d8327deb882cf99', /bare hex digest/],
   ['$sha1$SECRETPART$abc', /PHC string of another algorithm/],
   ['SECRETPART plain text', /not in any recognised/],
-  ['', /not in any recognised/],
 ]
+
+test("'' is no hash: identify refuses it, and verify treats it as a missing user (see migration.test.ts)", () => {
+  expect(() => identifyHash('')).toThrow(expect.objectContaining({ name: 'UnsupportedHashError' }))
+})
 
 test.each(LOOK_ALIKES)('%s is refused naming its family, never its content', async (encoded, family) => {
   const error = await context.verify(encoded, 'hunter2').catch((e: unknown) => e)

@@ -89,3 +89,30 @@ test('a right password that the current hasher refuses still logs in, keeping th
   expect(await toBcrypt.verify(stored, long)).toEqual({ valid: true })
   expect(toBcrypt.needsUpgrade(stored)).toBe(true)
 })
+
+test("a stored '' takes the missing-user path: one dummy verify, never valid, no error", async () => {
+  const calls: string[] = []
+  const spied = {
+    ...current,
+    verify: (encoded: string, password: string | Uint8Array) => {
+      calls.push(encoded)
+      return current.verify(encoded, password)
+    },
+  }
+  const withSpy = createPasswordContext({ current: spied, legacy: [bcrypt()] })
+  expect(await withSpy.verify('', 'x')).toEqual({ valid: false })
+  expect(await withSpy.verify('', 'hunter2')).toEqual({ valid: false })
+  await withSpy.verify(null, 'hunter2')
+  expect(calls).toHaveLength(3)
+  expect(new Set(calls).size).toBe(1)
+})
+
+test('needsUpgrade refuses a broken hash with InvalidHashError, legacy and current alike', async () => {
+  const context = createPasswordContext({ current, legacy: [bcrypt()] })
+  const brokenCurrent = (await current.hash('x')).slice(0, 30)
+  const brokenLegacy = '$2b$10$tooshort'
+  for (const broken of [brokenCurrent, brokenLegacy])
+    expect(() => context.needsUpgrade(broken)).toThrow(
+      expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_HASH' }),
+    )
+})

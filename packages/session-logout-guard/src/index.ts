@@ -19,6 +19,12 @@ export interface LogoutGuardOptions {
   maxAgeMs: number
   /** Where destroyed IDs are remembered (default: `memoryTombstones()`, right for one process). */
   tombstones?: TombstoneRegistry
+  /**
+   * Which stored sessions are worth a tombstone when destroyed (default: every session the store
+   * holds). With `saveUninitialized: true` every visitor has a stored session: pass e.g.
+   * `(session) => 'user' in session`, so only a logged-in session, which took a login to make, gets one.
+   */
+  isAuthenticated?: (session: StoredSession) => boolean
 }
 
 type Callback = (error?: unknown) => void
@@ -47,17 +53,23 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
     typeof store.destroy !== 'function'
   )
     throw new InvalidOptionError('store must be a session store with get, set and destroy')
-  const { maxAgeMs, tombstones = memoryTombstones() } = options ?? {}
+  const { maxAgeMs, tombstones = memoryTombstones(), isAuthenticated = () => true } = options ?? {}
   if (!Number.isSafeInteger(maxAgeMs) || maxAgeMs < 1)
     throw new InvalidOptionError(`maxAgeMs must be a positive integer, got ${String(maxAgeMs)}`)
   if (typeof tombstones?.add !== 'function' || typeof tombstones.has !== 'function')
     throw new InvalidOptionError('tombstones must be a TombstoneRegistry with add and has')
+  if (typeof isAuthenticated !== 'function')
+    throw new InvalidOptionError('isAuthenticated must be a function of the stored session')
 
   const call = (method: (...args: never[]) => void, ...args: unknown[]) =>
     new Promise<void>((resolve, reject) =>
       (method as (...args: unknown[]) => void).call(store, ...args, (error?: unknown) =>
         error ? reject(error) : resolve(),
       ),
+    )
+  const stored = (id: string) =>
+    new Promise<StoredSession | null | undefined>((resolve, reject) =>
+      store.get(id, (error, session) => (error ? reject(error) : resolve(session))),
     )
   const settle = (work: Promise<void>, callback: Callback | undefined) => {
     work.then(
@@ -94,10 +106,18 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
       settle(refresh(), callback)
     },
     destroy(id: string, callback?: Callback) {
+      // Only a session the store holds (and `isAuthenticated` accepts) gets a tombstone: nothing else
+      // can be written back logged in, and a logout without a session (any anonymous POST /logout)
+      // must not be able to fill the registry and push a real logout's tombstone out of it.
       // The tombstone goes first, so no write that starts from here on can bring the session back.
       // If the tombstone cannot be recorded the session is destroyed all the same, and the error is
       // reported: the logout happened, but is not protected against a request in flight.
-      const logout = tombstones.add(id, Date.now() + maxAgeMs).then(
+      const remember = async () => {
+        const session = await stored(id)
+        if (session !== null && session !== undefined && isAuthenticated(session))
+          await tombstones.add(id, Date.now() + maxAgeMs)
+      }
+      const logout = remember().then(
         () => call(store.destroy, id),
         async (error: unknown) => {
           await call(store.destroy, id)

@@ -12,7 +12,8 @@ export interface TombstoneRegistry {
 export interface MemoryTombstoneOptions {
   /**
    * Most tombstones kept at once (default 100,000, a few megabytes). Past it the oldest is dropped
-   * first: with one lifetime for all, it is the one closest to expiring on its own.
+   * first: with one lifetime for all, it is the one closest to expiring on its own. `guardLogout` adds
+   * one only for a destroyed session the store held, so filling it takes that many logins.
    */
   maxEntries?: number
 }

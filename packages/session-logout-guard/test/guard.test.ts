@@ -89,10 +89,36 @@ describe('guardLogout', () => {
   test('a tombstone ends after maxAgeMs', async () => {
     const inner = new session.MemoryStore()
     const guarded = guardLogout(inner, { maxAgeMs: 1 })
+    await promised.set(guarded, 'sid')
     await promised.destroy(guarded, 'sid')
+    expect(rawIds(inner)).toEqual([])
     await new Promise((resolve) => setTimeout(resolve, 5))
     await promised.set(guarded, 'sid')
     expect(rawIds(inner)).toEqual(['sid'])
+  })
+
+  test('a destroy of a session the store does not hold, or isAuthenticated refuses, adds no tombstone', async () => {
+    const added: string[] = []
+    const inner = new session.MemoryStore()
+    const registry = memoryTombstones()
+    const recording = {
+      add: (id: string, until: number) => {
+        added.push(id)
+        return registry.add(id, until)
+      },
+      has: registry.has,
+    }
+    const guarded = guardLogout(inner, {
+      maxAgeMs: MAX_AGE_MS,
+      tombstones: recording,
+      isAuthenticated: (s) => 'user' in s,
+    })
+    await promised.destroy(guarded, 'never-stored')
+    await promised.set(guarded, 'anonymous', { cookie: { expires: new Date(Date.now() + MAX_AGE_MS) } })
+    await promised.destroy(guarded, 'anonymous')
+    await promised.set(guarded, 'alice')
+    await promised.destroy(guarded, 'alice')
+    expect(added).toEqual(['alice'])
   })
 
   test('passes everything else through to the store, and regenerate goes through the guarded destroy', async () => {
@@ -142,6 +168,10 @@ describe('guardLogout', () => {
       () => guardLogout(new session.MemoryStore(), { maxAgeMs: 1000, tombstones: {} as never }),
     ],
     ['maxEntries 0', () => memoryTombstones({ maxEntries: 0 })],
+    [
+      'isAuthenticated not a function',
+      () => guardLogout(new session.MemoryStore(), { maxAgeMs: 1000, isAuthenticated: true as never }),
+    ],
     ['a tombstone store without set', () => storeTombstones({ get() {} } as unknown as SessionStoreLike)],
   ])('%s is refused with a typed error', (_name, create) => {
     expect(create).toThrow(expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_OPTION' }))

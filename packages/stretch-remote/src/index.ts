@@ -137,11 +137,19 @@ function parseOutput(text: string, length: number): Uint8Array {
   return new Uint8Array(Buffer.from(output, 'hex'))
 }
 
+/**
+ * C0 and C1 control characters and DEL: in a reason they would reach a log or terminal as escape
+ * sequences (a hostile or broken helper writes what it likes).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g
+
+/** The helper's reason text, at most 200 characters, control characters as spaces. */
 function reasonOf(text: string): string {
   try {
     const parsed = JSON.parse(text) as { message?: unknown; reason?: unknown }
     const reason = parsed.reason ?? parsed.message
-    return typeof reason === 'string' ? reason.slice(0, 200) : ''
+    return typeof reason === 'string' ? reason.slice(0, 200).replace(CONTROL_CHARACTERS, ' ') : ''
   } catch {
     return ''
   }

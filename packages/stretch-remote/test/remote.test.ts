@@ -120,6 +120,18 @@ describe('createRemoteScrypt', () => {
     await remote.close()
   })
 
+  test("the helper's reason reaches the error without its control characters", async () => {
+    handler = (_request, _body, response) =>
+      status(response, 400, 'no\u001b]8;;https://evil.example/\u0007link\u001b[2J\r\nforged log line\u009b')
+    const remote = client()
+    const error = (await derive(remote).catch((e: unknown) => e)) as Error & { code?: string }
+    expect(error.code).toBe('ERR_AUTHLAB_REMOTE_REJECTED')
+    expect(error.message).toContain('forged log line')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/)
+    await remote.close()
+  })
+
   test('retries a 503 and a reset connection with fresh signatures, then returns the key', async () => {
     let served = 0
     handler = (request, body, response) => {
