@@ -95,6 +95,27 @@ export async function clusterHealthy(): Promise<boolean> {
   }
 }
 
+/**
+ * True when every master that serves slots has a replica whose link is up (INFO replication
+ * `slaveN:...,state=online`). A node that rejoined as a replica first copies its master's data in
+ * full; until then `WAIT 1` on that master answers 0.
+ */
+export async function replicasOnline(): Promise<boolean> {
+  try {
+    const masters = (await clusterNodes(REDIS_CLUSTER_PORTS[0] as number)).filter(
+      (node) => node.role === 'master' && node.slotCount > 0,
+    )
+    const replication = await Promise.all(
+      masters.map((master) =>
+        withNode(master.port, (node) => node.sendCommand<string>(['INFO', 'replication'])),
+      ),
+    )
+    return replication.every((info) => /^slave\d+:.*state=online/m.test(info))
+  } catch {
+    return false
+  }
+}
+
 /** The pid redis-server wrote for the node on `port` (scripts/redis-cluster.sh gives each a pid file). */
 export async function nodePid(port: number): Promise<number> {
   const info = await withNode(port, (node) => node.sendCommand<string>(['INFO', 'server']))

@@ -8,7 +8,7 @@ import { crashLine, type ServerProcess, startServer, stopServer } from '../fault
 import { SessionLoad } from '../fault/load.js'
 import { FaultProxy } from '../fault/proxy.js'
 import { REDIS_CLUSTER_PORTS } from '../services.js'
-import { clusterHealthy, clusterNodes, ensureCluster, nodePid } from './control.js'
+import { clusterHealthy, clusterNodes, ensureCluster, nodePid, replicasOnline } from './control.js'
 
 const run = promisify(execFile)
 
@@ -172,7 +172,9 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
     const faultAt = Date.now()
     const steady = load.latenciesBetween(loadStart + 500, faultAt)
     detail = await inject(fault, master, proxy)
-    const observeEnd = faultAt + observeMs
+    // The fault includes the way back (the old master rejoined and in sync): the load runs on for a
+    // while after it, so what still fails then is seen.
+    const observeEnd = Math.max(faultAt + observeMs, Date.now() + 3000)
     await sleep(Math.max(0, observeEnd - Date.now()))
     await load.stop()
     // The read-back happens on a healthy cluster: what is missing then was lost, not merely unreachable.
@@ -224,7 +226,9 @@ async function inject(
       process.kill(await nodePid(master.port), 'SIGKILL')
       const killedAt = Date.now()
       await waitUntil(() => failedOver(master.port, other), 30_000, `a replica of ${master.port} promoted`)
-      return `kill -9 of master ${master.port}; a replica served its slots ${Date.now() - killedAt} ms later`
+      const promotedMs = Date.now() - killedAt
+      await restore('kill', master)
+      return `kill -9 of master ${master.port}; a replica served its slots ${promotedMs} ms later; the old master back as a replica in sync ${Date.now() - killedAt} ms after the kill`
     }
     case 'pause': {
       const pid = await nodePid(master.port)
@@ -237,7 +241,9 @@ async function inject(
       } finally {
         process.kill(pid, 'SIGCONT')
       }
-      return `SIGSTOP of master ${master.port} for ${Date.now() - stoppedAt} ms, then SIGCONT`
+      const heldMs = Date.now() - stoppedAt
+      await restore('pause', master)
+      return `SIGSTOP of master ${master.port} for ${heldMs} ms, then SIGCONT; back as a replica in sync ${Date.now() - stoppedAt} ms after the stop`
     }
     case 'reshard': {
       const target = (await clusterNodes(other)).find(
@@ -290,6 +296,7 @@ async function restore(fault: ClusterFault, master: { id: string; port: number }
     ).catch(() => {})
     await ensureCluster()
     await waitUntil(clusterHealthy, 30_000, 'every node back with cluster_state:ok')
+    await waitUntil(replicasOnline, 60_000, 'every master with a replica in sync')
   }
   if (fault === 'reshard') {
     const nodes = await clusterNodes(master.port)

@@ -9,11 +9,13 @@ import { redisClusterStore } from './redis-cluster.js'
 import { sqliteStore } from './sqlite.js'
 
 export * from './backend.js'
+export { redisStore } from './redis.js'
 export {
   type ClusterOpenOptions,
   ClusterRedisStore,
   type OpenedCluster,
   openClusterStore,
+  redisClusterStore,
 } from './redis-cluster.js'
 
 /** Every store in the matrix: the embedded ones first, then the server-backed ones. */

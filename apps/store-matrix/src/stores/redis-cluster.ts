@@ -29,6 +29,11 @@ export interface ClusterOpenOptions extends OpenOptions {
   readonly refreshOnFailure?: boolean
 }
 
+/** Longest a new client may take to read the slot map and reach every master (milliseconds on loopback). */
+const REFRESH_TIMEOUT_MS = 1000
+/** Shortest time between two slot-map rebuilds. */
+const REFRESH_INTERVAL_MS = 250
+
 /** Wait for `wait.replicas` replicas to copy the last write of `key`'s connection, or fail. */
 async function waitForReplicas(
   cluster: RedisClusterType,
@@ -118,26 +123,36 @@ export class ClusterRedisStore extends RedisStore {
  * node-redis' public API is used; its own `rediscover` is internal.
  */
 function refreshingCluster(options: RedisClusterOptions, onError: (error: unknown) => void) {
-  const open = async () => {
-    const cluster = createCluster(options)
+  const open = () => {
+    const cluster = createCluster(options) as unknown as RedisClusterType
     // Node clients report connection errors here; without a listener they would end the process.
     cluster.on('error', onError)
     cluster.on('node-error', onError)
-    await cluster.connect()
-    return cluster as unknown as RedisClusterType
+    // A node that accepts connections but never answers (a frozen or cut-off master) would hold
+    // connect() forever: node-redis waits for every master's handshake.
+    return withDeadline(
+      cluster.connect().then(() => cluster),
+      REFRESH_TIMEOUT_MS,
+      () => cluster.destroy(),
+    )
   }
   let refreshing: Promise<void> | undefined
+  let lastRefresh = 0
   let closed = false
   const state = { current: undefined as unknown as RedisClusterType, refreshes: 0 }
   const refresh = () => {
-    if (refreshing || closed) return
+    // One at a time, and not more often than every REFRESH_INTERVAL_MS: a dead master reports an
+    // error on every reconnect attempt.
+    if (refreshing || closed || Date.now() - lastRefresh < REFRESH_INTERVAL_MS) return
+    lastRefresh = Date.now()
     refreshing = open()
       .then((next) => {
         const old = state.current
         state.current = next
         state.refreshes++
-        if (closed) void next.close()
-        old.close().catch(() => old.destroy())
+        if (closed) next.destroy()
+        // Commands still waiting on the old client have their own deadline; give them that long.
+        setTimeout(() => old.destroy(), OPERATION_TIMEOUT_MS).unref()
       })
       .catch(onError)
       .finally(() => {
@@ -153,7 +168,9 @@ function refreshingCluster(options: RedisClusterOptions, onError: (error: unknow
     async close() {
       closed = true
       await refreshing
-      await state.current.close()
+      await withDeadline(state.current.close(), OPERATION_TIMEOUT_MS, () => state.current.destroy()).catch(
+        () => {},
+      )
     },
   }
 }
