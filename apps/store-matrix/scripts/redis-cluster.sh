@@ -30,7 +30,7 @@ start_node() {
   redis-server --port "$port" --bind 127.0.0.1 --daemonize yes --dir "$home" \
     --logfile "$home/redis.log" --pidfile "$home/redis.pid" \
     --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout "$NODE_TIMEOUT_MS" \
-    --save "" --appendonly no
+    --save "" --appendonly no 9>&- # the daemon must not inherit (and hold) the lock below
 }
 
 wait_for() { # seconds, predicate...
@@ -98,6 +98,11 @@ start() {
   fi
   echo "redis-cluster: up on 127.0.0.1:${PORTS[0]}-${PORTS[-1]} (cluster_state:ok)"
 }
+
+# Test files run in parallel and each may start the cluster: one start or stop at a time.
+mkdir -p "$(dirname "$DIR")"
+exec 9>"$DIR.lock"
+flock 9
 
 case ${1:-} in
   start) start ;;
