@@ -36,16 +36,25 @@ for (const fault of CLUSTER_FAULTS)
     log(`${fault} · ${pattern}: ${JSON.stringify(report)}`)
     faults.push(report)
   }
-for (const fault of ['kill', 'pause']) {
-  const report = await runClusterFault({
-    fault,
-    pattern: 'save-before-reply',
-    hasherModule,
-    refreshOnFailure: false,
-  })
-  log(`${fault} · save-before-reply · no slot-map rebuild: ${JSON.stringify(report)}`)
-  faults.push(report)
-}
+// What node-redis does on its own (no slot-map rebuild on failures), beside the store's rebuild; the
+// killed master also kept down for 10 s, so no MOVED reply can come from its address meanwhile.
+for (const [fault, keepDownMs] of [
+  ['kill', 0],
+  ['pause', 0],
+  ['kill', 10_000],
+])
+  for (const refreshOnFailure of keepDownMs > 0 ? [true, false] : [false]) {
+    const report = await runClusterFault({
+      fault,
+      pattern: 'save-before-reply',
+      hasherModule,
+      refreshOnFailure,
+      keepDownMs,
+      observeMs: 12_000 + keepDownMs,
+    })
+    log(`${fault} · kept down ${keepDownMs} ms · rebuild ${refreshOnFailure}: ${JSON.stringify(report)}`)
+    faults.push(report)
+  }
 
 // WAIT's price: sequential store.set of a small session, without and with WAIT 1, in alternating
 // rounds (without, then with, every round), so both see the same machine load.

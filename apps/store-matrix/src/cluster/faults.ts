@@ -50,6 +50,12 @@ export interface ClusterFaultOptions {
   readonly warmupMs?: number
   /** How long the load keeps running after the fault started: lingering failures must fall inside it. */
   readonly observeMs?: number
+  /**
+   * `kill` only: how long the killed master stays down after its replica took over, before it is
+   * started again (default 0). While it is down nothing answers at its address, so a client that
+   * waits for a MOVED reply to learn the new slot map never gets one.
+   */
+  readonly keepDownMs?: number
   /** Let the client rebuild its slot map on failures (ClusterOpenOptions.refreshOnFailure). */
   readonly refreshOnFailure?: boolean
 }
@@ -59,6 +65,7 @@ export interface ClusterFaultReport {
   readonly pattern: ClusterPattern
   readonly frameworks: readonly Framework[]
   readonly refreshOnFailure: boolean
+  readonly keepDownMs: number
   /** Server processes that exited before they were asked to (must be 0). */
   readonly crashes: number
   readonly crash?: string
@@ -132,6 +139,7 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
     warmupMs = 2000,
     observeMs = 12_000,
     refreshOnFailure = true,
+    keepDownMs = 0,
   } = options
   await ensureCluster()
   const master = await someMaster()
@@ -171,7 +179,7 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
     await sleep(warmupMs)
     const faultAt = Date.now()
     const steady = load.latenciesBetween(loadStart + 500, faultAt)
-    detail = await inject(fault, master, proxy)
+    detail = await inject(fault, master, proxy, keepDownMs)
     // The fault includes the way back (the old master rejoined and in sync): the load runs on for a
     // while after it, so what still fails then is seen.
     const observeEnd = Math.max(faultAt + observeMs, Date.now() + 3000)
@@ -188,6 +196,7 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
       pattern,
       frameworks,
       refreshOnFailure,
+      keepDownMs,
       crashes: crashed.length,
       ...(crashed.length > 0
         ? { crash: `${await crashed[0]?.exited}: ${crashLine(crashed[0]?.stderr() ?? '')}` }
@@ -219,6 +228,7 @@ async function inject(
   fault: ClusterFault,
   master: { id: string; port: number },
   proxy: FaultProxy | undefined,
+  keepDownMs: number,
 ): Promise<string> {
   const other = REDIS_CLUSTER_PORTS.find((port) => port !== master.port) as number
   switch (fault) {
@@ -227,6 +237,7 @@ async function inject(
       const killedAt = Date.now()
       await waitUntil(() => failedOver(master.port, other), 30_000, `a replica of ${master.port} promoted`)
       const promotedMs = Date.now() - killedAt
+      await sleep(keepDownMs)
       await restore('kill', master)
       return `kill -9 of master ${master.port}; a replica served its slots ${promotedMs} ms later; the old master back as a replica in sync ${Date.now() - killedAt} ms after the kill`
     }

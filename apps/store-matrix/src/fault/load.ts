@@ -94,7 +94,9 @@ export class SessionLoad {
   /** Requests sent in [from, to) that got a 5xx or no answer, and when the last of them was sent. */
   failuresBetween(from: number, to: number): { count: number; lastSentAt: number | undefined } {
     const failed = this.failures.filter((f) => f.sentAt >= from && f.sentAt < to)
-    return { count: failed.length, lastSentAt: failed.at(-1)?.sentAt }
+    // Kept in the order they were answered; the latest sent is the one that matters.
+    const lastSentAt = failed.length > 0 ? Math.max(...failed.map((f) => f.sentAt)) : undefined
+    return { count: failed.length, lastSentAt }
   }
 
   /** Latency in ms of the 2xx answers to requests sent in [from, to), sorted. */
