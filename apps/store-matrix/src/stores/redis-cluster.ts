@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '@authlab/core'
 import { RedisStore } from 'connect-redis'
 import type { SessionData } from 'express-session'
 import { createCluster, type RedisClusterOptions, type RedisClusterType } from 'redis'
@@ -15,7 +16,7 @@ export interface ClusterOpenOptions extends OpenOptions {
    */
   readonly nodeAddressMap?: Readonly<Record<string, { host: string; port: number }>>
   /**
-   * `WAIT <replicas> <timeoutMs>` after every session write: the write is reported only once that many
+   * `WAIT <replicas> <timeoutMs>` after every session write and destroy: it is reported only once that many
    * replicas hold it, and fails otherwise (Redis docs, WAIT: "the replication is asynchronous"; a master
    * that dies before its replica copied a write loses it at failover).
    */
@@ -84,6 +85,20 @@ export class ClusterRedisStore extends RedisStore {
   async #allKeys(): Promise<string[]> {
     const ids = (await this.ids()) as string[]
     return ids.map((id) => this.prefix + id)
+  }
+
+  /** A logout is a write too: without WAIT a failover can undo the DEL and bring the session back. */
+  override async destroy(sid: string, callback?: (error?: unknown) => void) {
+    const wait = this.#wait
+    if (wait === undefined) return super.destroy(sid, callback)
+    try {
+      await super.destroy(sid)
+      await waitForReplicas(this.client as RedisClusterType, this.prefix + sid, wait)
+      callback?.()
+    } catch (error) {
+      if (callback === undefined) throw error
+      callback(error)
+    }
   }
 
   override async all(callback?: (error: unknown, sessions?: SessionData[] | null) => void) {
@@ -214,6 +229,17 @@ export async function openClusterStore(
   options: ClusterOpenOptions = {},
 ): Promise<OpenedCluster> {
   const { onConnectionError, nodeAddressMap, wait, refreshOnFailure = true } = options
+  if (
+    wait !== undefined &&
+    !(
+      Number.isSafeInteger(wait?.replicas) &&
+      wait.replicas >= 1 &&
+      Number.isSafeInteger(wait.timeoutMs) &&
+      wait.timeoutMs >= 1
+    )
+  )
+    // WAIT with a timeout of 0 blocks forever (Redis docs, WAIT), and 0 replicas waits for nothing.
+    throw new InvalidOptionError('wait must be { replicas, timeoutMs } with two positive integers')
   const onError = (error: unknown) => {
     onConnectionError?.(error)
     // A node whose connection fails may have been failed over: read the slot map again.

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { InvalidOptionError } from '@authlab/core'
 import { RedisStore } from 'connect-redis'
 import type { SessionData } from 'express-session'
 import { createCluster } from 'redis'
@@ -103,6 +104,14 @@ describe('Redis Cluster', () => {
   })
 
   describe('WAIT durability option', () => {
+    test.each([
+      { replicas: 0, timeoutMs: 100 },
+      { replicas: 1, timeoutMs: 0 },
+      { replicas: 1.5, timeoutMs: 100 },
+    ])('a bad wait option is refused with a typed error: %o', async (wait) => {
+      await expect(openClusterStore('cluster_bad_wait', { wait })).rejects.toBeInstanceOf(InvalidOptionError)
+    })
+
     test('a write copied by a replica is acknowledged and reads back', async () => {
       const opened = await openClusterStore(`cluster_wait_${randomBytes(4).toString('hex')}`, {
         wait: { replicas: 1, timeoutMs: 500 },
@@ -124,6 +133,9 @@ describe('Redis Cluster', () => {
       })
       try {
         await expect(call((done) => opened.store.set('unwaited', session(1), done))).rejects.toThrow(
+          /WAIT: 1 of 2 replicas/,
+        )
+        await expect(call((done) => opened.store.destroy('unwaited', done))).rejects.toThrow(
           /WAIT: 1 of 2 replicas/,
         )
       } finally {
