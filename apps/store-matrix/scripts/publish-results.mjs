@@ -4,7 +4,10 @@
 // explicit step. Per section:
 // - the matrix (stores/, store-matrix.json/.md, and the README between its markers) only when the last
 //   run recorded every store the committed results have, so a one-store run never shrinks the matrix;
-// - the fault and logout-race columns (faults/, races/): one file per store, each copied as it is.
+// - the fault and logout-race columns (faults/, races/): one file per store, each copied as it is;
+// - the cluster's fault column (cluster/, written by scripts/cluster-faults.mjs, which `--cluster`
+//   runs first: about 7 minutes, too long for `npm test`).
+import { execFileSync } from 'node:child_process'
 import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
@@ -22,8 +25,11 @@ const exists = (path) =>
     () => false,
   )
 
+if (process.argv.includes('--cluster'))
+  execFileSync(process.execPath, [join(root, 'scripts/cluster-faults.mjs')], { stdio: 'inherit' })
+
 const published = []
-for (const column of ['faults', 'races']) {
+for (const column of ['faults', 'races', 'cluster']) {
   for (const name of await jsonFiles(join(lastRun, column))) {
     await cp(join(lastRun, column, name), join(results, column, name))
     published.push(`${column}/${name}`)

@@ -1,5 +1,21 @@
 export { type CellOptions, checkCell, LOGIN } from './cell.js'
 export { CheckFailure, type Outcome } from './check.js'
+export { clusterHealthy, clusterNodes, ensureCluster, nodePid } from './cluster/control.js'
+export {
+  CLUSTER_FAULTS,
+  CLUSTER_PATTERNS,
+  type ClusterFault,
+  type ClusterFaultOptions,
+  type ClusterFaultReport,
+  type ClusterPattern,
+  runClusterFault,
+  WAIT_TIMEOUT_MS,
+} from './cluster/faults.js'
+export {
+  type CrossProcessRaceOptions,
+  type CrossProcessRaceReport,
+  runCrossProcessRace,
+} from './cluster/logout.js'
 export {
   FAULT_KINDS,
   type FaultCellOptions,
@@ -44,5 +60,13 @@ export {
   type TombstonePlace,
 } from './race.js'
 export { cellText, type MatrixResults, toMarkdown } from './report.js'
-export { isReachable, MARIADB, POSTGRES, REDIS, unreachableMessage } from './services.js'
+export {
+  isReachable,
+  MARIADB,
+  POSTGRES,
+  REDIS,
+  REDIS_CLUSTER,
+  REDIS_CLUSTER_PORTS,
+  unreachableMessage,
+} from './services.js'
 export * from './stores/index.js'

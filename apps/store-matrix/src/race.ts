@@ -66,6 +66,42 @@ function storeFor(opened: OpenStore, guard: RaceGuard, tombstones: TombstonePlac
   }) as Store
 }
 
+export interface RaceTrialOptions {
+  /** Server that takes the login. */
+  readonly login: string
+  /** Server that takes the logout. */
+  readonly logout: string
+  /** Servers that take the concurrent requests and the final `GET /me`, in turn. */
+  readonly others: readonly string[]
+  /** `/` (writes) or `/me` (read-only). */
+  readonly path: string
+  readonly agent: Agent
+  readonly concurrent: number
+}
+
+/**
+ * One trial: log in (cookie C), then `concurrent` × request, `POST /logout`, `concurrent` × request at
+ * once, all with C, then `GET /me` with C once they have all answered: a 200 there is a resurrection.
+ * `failed` when the login or the logout itself did not succeed.
+ */
+export async function raceOnce(options: RaceTrialOptions): Promise<'held' | 'resurrected' | 'failed'> {
+  const { login: loginUrl, logout: logoutUrl, others, path, agent, concurrent } = options
+  let turn = 0
+  const next = () => others[turn++ % others.length] as string
+  const login = await send(loginUrl, { method: 'POST', path: '/login', body: LOGIN, agent })
+  const cookie = login.sessionCookie
+  if (login.status !== 200 || cookie === undefined) return 'failed'
+  const burst = () => Array.from({ length: concurrent }, () => send(next(), { path, cookie, agent }))
+  const replies = await Promise.all([
+    ...burst(),
+    send(logoutUrl, { method: 'POST', path: '/logout', cookie, agent }),
+    ...burst(),
+  ])
+  if (replies[concurrent]?.status !== 204) return 'failed'
+  const me = await send(next(), { path: '/me', cookie, agent })
+  return me.status === 200 && me.json?.user === LOGIN.username ? 'resurrected' : 'held'
+}
+
 /**
  * Logout against requests in flight with the same cookie: log in (cookie C), then send
  * `concurrent` × request, `POST /logout`, `concurrent` × request at once, all with C, and ask `GET /me`
@@ -101,24 +137,16 @@ export async function runLogoutRace(options: RaceOptions): Promise<RaceReport> {
     }
     const [origin, other = origin] = servers.map((server) => server.url) as [string, string?]
     for (let trial = 0; trial < trials; trial++) {
-      const login = await send(origin, { method: 'POST', path: '/login', body: LOGIN, agent })
-      const cookie = login.sessionCookie
-      if (login.status !== 200 || cookie === undefined) {
-        failed++
-        continue
-      }
-      const burst = () => Array.from({ length: concurrent }, () => send(other, { path, cookie, agent }))
-      const replies = await Promise.all([
-        ...burst(),
-        send(origin, { method: 'POST', path: '/logout', cookie, agent }),
-        ...burst(),
-      ])
-      if (replies[concurrent]?.status !== 204) {
-        failed++
-        continue
-      }
-      const me = await send(other, { path: '/me', cookie, agent })
-      if (me.status === 200 && me.json?.user === LOGIN.username) resurrected++
+      const outcome = await raceOnce({
+        login: origin,
+        logout: origin,
+        others: [other],
+        path,
+        agent,
+        concurrent,
+      })
+      if (outcome === 'failed') failed++
+      if (outcome === 'resurrected') resurrected++
     }
   } finally {
     agent.destroy()

@@ -37,3 +37,15 @@ export function isReachable({ port }: Service, timeoutMs = 1000): Promise<boolea
 export function unreachableMessage(service: Service): string {
   return `${service.name} is not reachable on 127.0.0.1:${service.port}; start it with: ${service.start}`
 }
+
+/**
+ * The Redis Cluster the cluster store runs on: 3 masters and 3 replicas on 127.0.0.1:7101-7106, formed
+ * by scripts/redis-cluster.sh (idempotent; `.ci/run` and the cluster tests call it).
+ */
+export const REDIS_CLUSTER: Service = {
+  name: 'Redis Cluster',
+  port: 7101,
+  start: 'bash apps/store-matrix/scripts/redis-cluster.sh start',
+}
+/** Every node of REDIS_CLUSTER, masters and replicas: any of them can answer the slot map. */
+export const REDIS_CLUSTER_PORTS: readonly number[] = [7101, 7102, 7103, 7104, 7105, 7106]

@@ -62,7 +62,7 @@ function serveScript(): string {
   return join(directory, 'dist/esm/fault/serve.js')
 }
 
-interface ServerProcess {
+export interface ServerProcess {
   readonly url: string
   readonly child: ChildProcess
   /** Resolves with the exit description once the process has exited, for whatever reason. */
@@ -71,7 +71,8 @@ interface ServerProcess {
   stderr(): string
 }
 
-async function startServer(config: ServeConfig): Promise<ServerProcess> {
+/** Starts a server in a child process (fault/serve.ts) and resolves once it listens. */
+export async function startServer(config: ServeConfig): Promise<ServerProcess> {
   const child = spawn(process.execPath, [serveScript(), JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -99,7 +100,7 @@ async function startServer(config: ServeConfig): Promise<ServerProcess> {
 }
 
 /** Asks the server to close and waits, killing it if closing takes longer than `graceMs`. */
-async function stopServer(server: ServerProcess, graceMs = 5000): Promise<void> {
+export async function stopServer(server: ServerProcess, graceMs = 5000): Promise<void> {
   if (server.hasExited()) return
   server.child.kill('SIGTERM')
   const timer = setTimeout(() => server.child.kill('SIGKILL'), graceMs)
@@ -231,7 +232,7 @@ async function waitForRecovery(
 }
 
 /** The error line of a crash's stderr (Node prints the thrown error's name and message on it). */
-function crashLine(stderr: string): string {
+export function crashLine(stderr: string): string {
   const lines = stderr.trim().split('\n')
   const errors = lines.filter((line) => /^\S*Error\b|^error:|^Emitted 'error' event/.test(line.trim()))
   return (errors.length > 0 ? errors.slice(0, 2) : lines.slice(-1)).map((line) => line.trim()).join(' / ')

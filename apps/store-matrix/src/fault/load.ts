@@ -40,12 +40,22 @@ export class SessionLoad {
   private noAnswer = 0
   /** Times of 2xx answers to requests sent at or after a given moment, for recovery times. */
   private readonly successes: { sentAt: number; answeredAt: number }[] = []
+  /** Send and answer times of every request that got a 5xx or no answer. */
+  private readonly failures: { sentAt: number; answeredAt: number }[] = []
+  private nextUrl = 0
+  private readonly urls: readonly string[]
 
+  /**
+   * `url`: one server, or several sharing a store, taken in turn for every request (a client-side
+   * round-robin): a session is created on one and read and updated on the others.
+   */
   constructor(
-    private readonly url: string,
+    url: string | readonly string[],
     private readonly agent: Agent,
     private readonly options: { clients: number; updatesPerSession: number; timeoutMs: number },
-  ) {}
+  ) {
+    this.urls = typeof url === 'string' ? [url] : url
+  }
 
   start(): void {
     this.running = true
@@ -79,6 +89,22 @@ export class SessionLoad {
   recoveredAfter(since: number): number | undefined {
     const first = this.successes.find((s) => s.sentAt >= since)
     return first === undefined ? undefined : first.answeredAt - since
+  }
+
+  /** Requests sent in [from, to) that got a 5xx or no answer, and when the last of them was sent. */
+  failuresBetween(from: number, to: number): { count: number; lastSentAt: number | undefined } {
+    const failed = this.failures.filter((f) => f.sentAt >= from && f.sentAt < to)
+    // Kept in the order they were answered; the latest sent is the one that matters.
+    const lastSentAt = failed.length > 0 ? Math.max(...failed.map((f) => f.sentAt)) : undefined
+    return { count: failed.length, lastSentAt }
+  }
+
+  /** Latency in ms of the 2xx answers to requests sent in [from, to), sorted. */
+  latenciesBetween(from: number, to: number): number[] {
+    return this.successes
+      .filter((s) => s.sentAt >= from && s.sentAt < to)
+      .map((s) => s.answeredAt - s.sentAt)
+      .sort((a, b) => a - b)
   }
 
   /** Reads every acknowledged session back once, then returns the counts. */
@@ -135,15 +161,19 @@ export class SessionLoad {
     this.requests++
     this.inFlight++
     try {
-      const reply = await send(this.url, { cookie, agent: this.agent, timeoutMs: this.options.timeoutMs })
-      if (reply.status >= 500) this.serverErrors++
-      else if (reply.status >= 200 && reply.status < 300) {
+      const url = this.urls[this.nextUrl++ % this.urls.length] as string
+      const reply = await send(url, { cookie, agent: this.agent, timeoutMs: this.options.timeoutMs })
+      if (reply.status >= 500) {
+        this.serverErrors++
+        this.failures.push({ sentAt, answeredAt: Date.now() })
+      } else if (reply.status >= 200 && reply.status < 300) {
         this.ok++
         this.successes.push({ sentAt, answeredAt: Date.now() })
       }
       return reply
     } catch {
       this.noAnswer++
+      this.failures.push({ sentAt, answeredAt: Date.now() })
       return undefined
     } finally {
       this.inFlight--

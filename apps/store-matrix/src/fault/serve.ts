@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { PasswordHasher } from '@authlab/core'
-import { createUserDirectory, FRAMEWORKS, type Framework } from '@authlab/servers'
+import { createUserDirectory, DEFAULT_MAX_AGE_MS, FRAMEWORKS, type Framework } from '@authlab/servers'
+import { guardLogout, storeTombstones } from '@authlab/session-logout-guard'
+import type { Store } from 'express-session'
 import { STORES } from '../stores/index.js'
 
 export interface ServeConfig {
@@ -18,6 +20,17 @@ export interface ServeConfig {
   /** A hash package whose `createHasher({ cost })` checks logins (the routes need a user directory). */
   readonly hasherModule: string
   readonly secret: string
+  /** Store options beyond the port, e.g. the cluster store's `wait` and `nodeAddressMap` (ClusterOpenOptions). */
+  readonly storeOptions?: Record<string, unknown>
+  /**
+   * Wrap the store in @authlab/session-logout-guard with its tombstones in the store itself, so every
+   * process sharing the store sees every logout.
+   */
+  readonly guardLogout?: boolean
+  /** Accounts the login route accepts (username → password); default none. */
+  readonly users?: Record<string, string>
+  /** Session lifetime (default the servers' own). */
+  readonly maxAgeMs?: number
 }
 
 async function main(): Promise<void> {
@@ -25,16 +38,25 @@ async function main(): Promise<void> {
   const backend = STORES.find((store) => store.name === config.store)
   if (backend === undefined) throw new Error(`unknown store ${config.store}`)
   // Six clients need only a few connections, and the services' connection caps are shared by every test file.
-  const opened = await backend.open(config.scope, { port: config.port, maxConnections: 5 })
+  const opened = await backend.open(config.scope, {
+    port: config.port,
+    maxConnections: 5,
+    ...config.storeOptions,
+  })
+  const maxAgeMs = config.maxAgeMs ?? DEFAULT_MAX_AGE_MS
+  const store = config.guardLogout
+    ? (guardLogout(opened.store, { maxAgeMs, tombstones: storeTombstones(opened.store) }) as Store)
+    : opened.store
   const { createHasher } = (await import(config.hasherModule)) as {
     createHasher(options: { cost: number }): PasswordHasher
   }
   const server = await FRAMEWORKS[config.framework]({
     generateId: () => randomBytes(16).toString('base64url'),
-    // Cost 4, bcrypt's minimum: the routes need a directory, the fault column never logs in.
-    users: await createUserDirectory(createHasher({ cost: 4 }), {}),
+    // Cost 4, bcrypt's minimum: the fault column never logs in, the logout race does (session layer only).
+    users: await createUserDirectory(createHasher({ cost: 4 }), config.users ?? {}),
     secret: config.secret,
-    store: opened.store,
+    store,
+    maxAgeMs,
     saveBeforeReply: config.saveBeforeReply,
   })
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)

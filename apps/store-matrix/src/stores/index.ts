@@ -5,9 +5,18 @@ import { memorystoreStore } from './memorystore.js'
 import { mysqlStore } from './mysql.js'
 import { postgresStore } from './postgres.js'
 import { redisStore } from './redis.js'
+import { redisClusterStore } from './redis-cluster.js'
 import { sqliteStore } from './sqlite.js'
 
 export * from './backend.js'
+export { redisStore } from './redis.js'
+export {
+  type ClusterOpenOptions,
+  ClusterRedisStore,
+  type OpenedCluster,
+  openClusterStore,
+  redisClusterStore,
+} from './redis-cluster.js'
 
 /** Every store in the matrix: the embedded ones first, then the server-backed ones. */
 export const STORES: readonly StoreBackend[] = [
@@ -16,6 +25,7 @@ export const STORES: readonly StoreBackend[] = [
   fileStore,
   sqliteStore,
   redisStore,
+  redisClusterStore,
   postgresStore,
   mysqlStore,
 ]

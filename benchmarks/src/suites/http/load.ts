@@ -16,7 +16,8 @@ export interface LoadResult {
   readonly total: number
   /** autocannon's errors + timeouts + non-2xx answers: a round with any is marked, not averaged in. */
   readonly failures: number
-  /** autocannon's own per-request p99 (closed loop: blind to coordinated omission). */
+  /** autocannon's own per-request p50 and p99 (closed loop: blind to coordinated omission). */
+  readonly p50Ms: number
   readonly p99Ms: number
   /** performance.now() when the load started and when its last response arrived. */
   readonly startedAt: number
@@ -55,6 +56,7 @@ export function load(url: string, options: LoadOptions): Promise<LoadResult> {
         requestsPerSec: total / ((lastResponseAt - startedAt) / 1000),
         total,
         failures: result.errors + result.timeouts + result.non2xx,
+        p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         startedAt,
         lastResponseAt,

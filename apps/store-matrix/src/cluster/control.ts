@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { createClient } from 'redis'
+import { faultDirectory } from '../fault/location.cjs'
+import { REDIS_CLUSTER_PORTS } from '../services.js'
+
+const run = promisify(execFile)
+/** The script that starts, checks and stops the local cluster (also what `.ci/run` calls). */
+export const CLUSTER_SCRIPT = (() => {
+  // From src/ under Vitest and from dist/ once built, the package root is the nearest package.json.
+  let directory = faultDirectory
+  while (!existsSync(join(directory, 'package.json'))) directory = dirname(directory)
+  return join(directory, 'scripts/redis-cluster.sh')
+})()
+
+/** Starts the cluster if it is not up and healthy; rejects with the script's output if it will not form. */
+export async function ensureCluster(): Promise<void> {
+  try {
+    await run('bash', [CLUSTER_SCRIPT, 'start'], { timeout: 120_000 })
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string }
+    throw new Error(
+      `the Redis Cluster did not start (${CLUSTER_SCRIPT} start): ${stderr || stdout || String(error)}`,
+    )
+  }
+}
+
+/** One node as `CLUSTER NODES` describes it. */
+export interface ClusterNode {
+  readonly id: string
+  readonly port: number
+  readonly role: 'master' | 'replica'
+  /** The master's ID, for a replica. */
+  readonly masterId?: string
+  /** Marked failing (`fail` or `fail?`) by the node asked. */
+  readonly failing: boolean
+  readonly slotCount: number
+}
+
+async function withNode<T>(
+  port: number,
+  work: (node: ReturnType<typeof createClient>) => Promise<T>,
+): Promise<T> {
+  const node = createClient({
+    url: `redis://127.0.0.1:${port}`,
+    socket: { connectTimeout: 1000, reconnectStrategy: false },
+  })
+  node.on('error', () => {})
+  await node.connect()
+  try {
+    return await work(node)
+  } finally {
+    node.destroy()
+  }
+}
+
+/** The cluster's nodes as seen from `port` (Redis docs, CLUSTER NODES output format). */
+export async function clusterNodes(port: number): Promise<ClusterNode[]> {
+  const text = await withNode(port, (node) => node.sendCommand<string>(['CLUSTER', 'NODES']))
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id = '', address = '', flags = '', master = '-', , , , , ...slots] = line.split(' ')
+      const slotCount = slots
+        .filter((range) => !range.startsWith('['))
+        .reduce((sum, range) => {
+          const [from, to = from] = range.split('-').map(Number) as [number, number?]
+          return sum + (to as number) - from + 1
+        }, 0)
+      return {
+        id,
+        port: Number(address.split('@')[0]?.split(':')[1]),
+        role: flags.includes('master') ? 'master' : 'replica',
+        ...(master !== '-' ? { masterId: master } : {}),
+        failing: /(^|,)fail\??(,|$)/.test(flags),
+        slotCount,
+      }
+    })
+}
+
+/** True when every node answers and reports `cluster_state:ok`. */
+export async function clusterHealthy(): Promise<boolean> {
+  try {
+    const states = await Promise.all(
+      REDIS_CLUSTER_PORTS.map((port) =>
+        withNode(port, (node) => node.sendCommand<string>(['CLUSTER', 'INFO'])),
+      ),
+    )
+    return states.every((info) => info.includes('cluster_state:ok'))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * True when every master that serves slots has a replica whose link is up (INFO replication
+ * `slaveN:...,state=online`). A node that rejoined as a replica first copies its master's data in
+ * full; until then `WAIT 1` on that master answers 0.
+ */
+export async function replicasOnline(): Promise<boolean> {
+  try {
+    const masters = (await clusterNodes(REDIS_CLUSTER_PORTS[0] as number)).filter(
+      (node) => node.role === 'master' && node.slotCount > 0,
+    )
+    const replication = await Promise.all(
+      masters.map((master) =>
+        withNode(master.port, (node) => node.sendCommand<string>(['INFO', 'replication'])),
+      ),
+    )
+    return replication.every((info) => /^slave\d+:.*state=online/m.test(info))
+  } catch {
+    return false
+  }
+}
+
+/** The pid redis-server wrote for the node on `port` (scripts/redis-cluster.sh gives each a pid file). */
+export async function nodePid(port: number): Promise<number> {
+  const info = await withNode(port, (node) => node.sendCommand<string>(['INFO', 'server']))
+  const pid = /process_id:(\d+)/.exec(info)?.[1]
+  if (pid === undefined) throw new Error(`node ${port} did not report its process_id`)
+  return Number(pid)
+}
