@@ -12,6 +12,7 @@ import type {
   StretchCandidate,
 } from '../types.js'
 import { isBaseline } from './baselines.js'
+import { HASH_REFERENCES } from './hash-references.js'
 import { ID_REFERENCES } from './references.js'
 
 export interface Skipped {
@@ -78,7 +79,8 @@ export function assembleCandidates(packages: readonly LoadedPackage[], root: str
     else if (pkg.kind === 'id') ids.push(candidate as IdCandidate)
     else hashers.push(candidate as HashCandidate)
   }
-  return { candidates: { ids, hashers, stretch }, skipped }
+  // References after the packages: the http suite's ids servers take the first hasher, a package's.
+  return { candidates: { ids, hashers: [...hashers, ...HASH_REFERENCES], stretch }, skipped }
 }
 
 /**

@@ -59,6 +59,15 @@ function frameworkDefaults(): Candidate[] {
       call: 's.sync(24)',
       optional: true,
     },
+    {
+      // better-auth's session token, from the @better-auth/core the bench installs; Web Crypto only.
+      id: 'ref:better-auth',
+      label: "better-auth's session token, generateId(32) [ref]",
+      module: createRequire(import.meta.url).resolve('@better-auth/core/utils/id'),
+      setup: 'return m.generateId',
+      call: 's(32)',
+      optional: true,
+    },
   ]
 }
 
@@ -116,7 +125,7 @@ export function groupsFor(
   if (suites.includes('ids')) {
     const uuid: Candidate = {
       id: 'ref:randomUUID',
-      label: 'crypto.randomUUID() [ref]',
+      label: 'crypto.randomUUID() [ref; Auth.js, koa, hono]',
       call: 'crypto.randomUUID()',
     }
     const generators = claiming
