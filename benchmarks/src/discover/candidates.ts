@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
-import { discoverPackages, hashOptions, loadPackages } from '@authlab/workspace'
+import { discoverPackages, hashOptions, loadPackages, nodeEngineProblem } from '@authlab/workspace'
 import type {
   CandidateSource,
   Candidates,
@@ -65,6 +65,12 @@ export function assembleCandidates(packages: readonly LoadedPackage[], root: str
   const skipped: Skipped[] = []
   const source: CandidateSource = { kind: 'package', root }
   for (const pkg of packages) {
+    // A strategy on a newer Node's API loads here but cannot be created: recorded, not measured.
+    const tooOld = nodeEngineProblem(pkg)
+    if (tooOld) {
+      skipped.push({ name: pkg.name, reason: tooOld })
+      continue
+    }
     if (pkg.kind === 'stretch') {
       const factory = pkg.exports.createStretcher
       if (typeof factory === 'function') {
