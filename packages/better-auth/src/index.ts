@@ -1,6 +1,6 @@
 import { InvalidOptionError } from '@authlab/core'
 import type { PasswordContext } from '@authlab/password-context'
-import type { BetterAuthPlugin } from 'better-auth'
+import type { HookEndpointContext } from 'better-auth'
 import { createAuthMiddleware } from 'better-auth/api'
 
 // Apps branch on these errors' codes; re-exported so an app needs only this package.
@@ -64,6 +64,19 @@ export function authlabPassword(context: PasswordContext): BetterAuthPassword {
   }
 }
 
+/**
+ * The plugin as better-auth's `BetterAuthPlugin` takes it (@better-auth/core `types/plugin`: `hooks.after`
+ * of `{ matcher, handler: AuthMiddleware }`), spelled out so these declarations never load better-auth's
+ * own: those need Bun's and Node 22's sqlite types, which a strict consumer on Node 20 lacks.
+ */
+export interface AuthlabRehashPlugin {
+  id: 'authlab-rehash'
+  hooks: { after: { matcher: (context: unknown) => boolean; handler: AfterHookHandler }[] }
+}
+
+/** better-call's MiddlewareHandler, with its input left to better-auth (it builds the context). */
+type AfterHookHandler = (inputContext: unknown) => Promise<unknown>
+
 /** better-auth's email sign-in route (better-auth `api/routes/sign-in`, signInEmail). */
 const SIGN_IN_EMAIL = '/sign-in/email'
 
@@ -74,7 +87,7 @@ const SIGN_IN_EMAIL = '/sign-in/email'
  * With `authlabPassword` the replacement was made during the sign-in's own verify; without it (better-
  * auth's default hasher verifying), a hash the context would upgrade costs one more verify, once.
  */
-export function authlabRehash(context: PasswordContext): BetterAuthPlugin {
+export function authlabRehash(context: PasswordContext): AuthlabRehashPlugin {
   const passwords = checkContext(context, 'authlabRehash')
   const pending = pendingOf(passwords)
   return {
@@ -82,7 +95,7 @@ export function authlabRehash(context: PasswordContext): BetterAuthPlugin {
     hooks: {
       after: [
         {
-          matcher: (ctx) => ctx.path === SIGN_IN_EMAIL,
+          matcher: (ctx) => (ctx as HookEndpointContext).path === SIGN_IN_EMAIL,
           handler: createAuthMiddleware(async (ctx) => {
             const user = ctx.context.newSession?.user
             const password: unknown = ctx.body?.password
@@ -115,7 +128,7 @@ export function authlabRehash(context: PasswordContext): BetterAuthPlugin {
                 message: (error as Error)?.message,
               })
             }
-          }),
+          }) as AfterHookHandler,
         },
       ],
     },
