@@ -51,7 +51,7 @@ test('every bench setting of every algorithm a hash package declares is reachabl
     if (!outcome.ok) throw new Error(`${outcome.name}: ${outcome.reason}`)
     // A package for a newer Node cannot be created on this one (its own test checks the typed error).
     const tooOld = nodeEngineProblem(outcome.pkg)
-    if (tooOld) console.log(`${outcome.name} not created here: ${tooOld}`)
+    if (tooOld) console.log(`${outcome.pkg.name} not created here: ${tooOld}`)
     for (const algorithm of tooOld ? [] : hashAlgorithms(outcome.pkg)) {
       for (const { params } of getAlgorithm(algorithm).bench) {
         const hasher = factoryOf(outcome.pkg)(hashOptions(outcome.pkg, algorithm, params)) as {
