@@ -133,3 +133,15 @@ describe('--candidate: a user module beside the packages', () => {
     await expect(loadCandidateFile(file)).rejects.toMatchObject({ code: 'ERR_AUTHLAB_INVALID_OPTION' })
   })
 })
+
+test('a strategy for a newer Node is recorded as skipped with the reason on an older one, not measured', async () => {
+  const name = '@authlab/hash-node-crypto-argon2'
+  const { candidates, skipped } = await loadCandidates(REPO_ROOT, { only: new Set([name]) })
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
+  if (major > 24 || (major === 24 && minor >= 7)) {
+    expect(candidates.hashers.map((c) => c.id)).toContain(name)
+  } else {
+    expect(candidates.hashers.map((c) => c.id)).not.toContain(name)
+    expect(skipped).toEqual([{ name, reason: expect.stringMatching(/^needs Node >=24\.7/) }])
+  }
+})

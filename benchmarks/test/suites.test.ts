@@ -103,10 +103,12 @@ describe('hashing suites on synthetic hashers', () => {
       'defaults · hash',
       'bcrypt cost 10 · hash',
       'scrypt N=2^15 r=8 p=1 · hash',
+      'scrypt better-auth N=2^14 r=16 p=1 · hash',
       'PBKDF2-SHA256 600k · hash',
       'defaults · verify',
       'bcrypt cost 10 · verify',
       'scrypt N=2^15 r=8 p=1 · verify',
+      'scrypt better-auth N=2^14 r=16 p=1 · verify',
       'PBKDF2-SHA256 600k · verify',
     ])
     const jsAtTen = rows.find((r) => r.group === 'bcrypt cost 10 · hash' && r.candidate === 'syn-bcrypt-js')

@@ -1,7 +1,7 @@
 import { basename, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
-import { discoverPackages, hashOptions, loadPackages } from '@authlab/workspace'
+import { discoverPackages, hashOptions, loadPackages, nodeEngineProblem } from '@authlab/workspace'
 import type {
   CandidateSource,
   Candidates,
@@ -12,6 +12,7 @@ import type {
   StretchCandidate,
 } from '../types.js'
 import { isBaseline } from './baselines.js'
+import { HASH_REFERENCES } from './hash-references.js'
 import { ID_REFERENCES } from './references.js'
 
 export interface Skipped {
@@ -64,6 +65,12 @@ export function assembleCandidates(packages: readonly LoadedPackage[], root: str
   const skipped: Skipped[] = []
   const source: CandidateSource = { kind: 'package', root }
   for (const pkg of packages) {
+    // A strategy on a newer Node's API loads here but cannot be created: recorded, not measured.
+    const tooOld = nodeEngineProblem(pkg)
+    if (tooOld) {
+      skipped.push({ name: pkg.name, reason: tooOld })
+      continue
+    }
     if (pkg.kind === 'stretch') {
       const factory = pkg.exports.createStretcher
       if (typeof factory === 'function') {
@@ -78,7 +85,8 @@ export function assembleCandidates(packages: readonly LoadedPackage[], root: str
     else if (pkg.kind === 'id') ids.push(candidate as IdCandidate)
     else hashers.push(candidate as HashCandidate)
   }
-  return { candidates: { ids, hashers, stretch }, skipped }
+  // References after the packages: the http suite's ids servers take the first hasher, a package's.
+  return { candidates: { ids, hashers: [...hashers, ...HASH_REFERENCES], stretch }, skipped }
 }
 
 /**

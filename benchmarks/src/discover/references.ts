@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
-import { base64urlIdShape, defineIdGenerator, type IdGenerator } from '@authlab/core'
+import { base64urlIdShape, defineIdGenerator, entropyBitsOf, type IdGenerator } from '@authlab/core'
 import type { IdCandidate } from '../types.js'
 
 const HEX_AND_DASH = '0123456789abcdef-'
@@ -8,12 +8,18 @@ const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
 const COUNTER_LENGTH = 32
 const COUNTER_DIGITS = 11
 
-/** Node's own UUID v4 (RFC 9562 §5.4): the yardstick most readers know; Node caches its random bytes. */
+/** The label says whose default it is, so a reader of a table finds their framework's row. */
+const RANDOM_UUID_LABEL = 'crypto.randomUUID() [ref; Auth.js, koa, hono]'
+
+/**
+ * Node's own UUID v4 (RFC 9562 §5.4): the yardstick most readers know, and what Auth.js, koa-session
+ * and hono-sessions call for their session IDs. Node caches its random bytes.
+ */
 export function createRandomUuidReference(): IdGenerator {
   return defineIdGenerator(
     {
       name: 'ref:randomUUID',
-      displayName: 'crypto.randomUUID() [ref]',
+      displayName: RANDOM_UUID_LABEL,
       wraps: 'crypto.randomUUID()',
       length: 36,
       alphabet: HEX_AND_DASH,
@@ -115,12 +121,42 @@ export function createFastifySessionDefault(): IdGenerator {
   )
 }
 
+/** better-auth's packages as the bench installs them: its own code is loaded, never retyped. */
+const fromBench = createRequire(import.meta.url)
+
+const BETTER_AUTH_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+const BETTER_AUTH_TOKEN_LENGTH = 32
+
+/**
+ * better-auth's session token: its internal adapter stores `generateId(32)` (better-auth
+ * `db/internal-adapter.mjs`, createSession) from @better-auth/core `utils/id`, which is
+ * @better-auth/utils' `createRandomStringGenerator('a-z', 'A-Z', '0-9')`: bytes from
+ * `crypto.getRandomValues`, rejection-sampled to 62 characters (values ≥ 248 are dropped).
+ */
+export function createBetterAuthDefault(): IdGenerator {
+  const { generateId } = fromBench('@better-auth/core/utils/id') as { generateId(size?: number): string }
+  return defineIdGenerator(
+    {
+      name: 'ref:better-auth',
+      displayName: "better-auth's session token, generateId(32) [ref]",
+      wraps: "@better-auth/core's generateId(32) (@better-auth/utils createRandomStringGenerator)",
+      length: BETTER_AUTH_TOKEN_LENGTH,
+      alphabet: BETTER_AUTH_ALPHABET,
+      entropyBits: entropyBitsOf(BETTER_AUTH_TOKEN_LENGTH, BETTER_AUTH_ALPHABET.length),
+      randomness: 'crypto.getRandomValues, 64 bytes per call, rejection-sampled to 62 characters',
+      poolBytes: 0,
+      runsOn: 'main-thread',
+    },
+    () => generateId(BETTER_AUTH_TOKEN_LENGTH),
+  )
+}
+
 const REFERENCE = { kind: 'reference' } as const
 
 export const ID_REFERENCES: readonly IdCandidate[] = [
   {
     id: 'ref:randomUUID',
-    label: 'crypto.randomUUID() [ref]',
+    label: RANDOM_UUID_LABEL,
     create: createRandomUuidReference,
     source: REFERENCE,
   },
@@ -146,6 +182,12 @@ export const ID_REFERENCES: readonly IdCandidate[] = [
     id: 'ref:fastify-session',
     label: "@fastify/session's default idGenerator [ref]",
     create: createFastifySessionDefault,
+    source: REFERENCE,
+  },
+  {
+    id: 'ref:better-auth',
+    label: "better-auth's session token, generateId(32) [ref]",
+    create: createBetterAuthDefault,
     source: REFERENCE,
   },
 ]

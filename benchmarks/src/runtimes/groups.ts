@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module'
 import { getAlgorithm } from '@authlab/core'
 import type { EntryCandidate } from '@authlab/runtimes/entry'
-import { factoryOf, hashAlgorithms, hashOptions, type LoadedPackage } from '@authlab/workspace'
+import {
+  factoryOf,
+  hashAlgorithms,
+  hashOptions,
+  type LoadedPackage,
+  nodeEngineProblem,
+} from '@authlab/workspace'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD } from '../discover/settings.js'
 
@@ -59,6 +65,15 @@ function frameworkDefaults(): Candidate[] {
       call: 's.sync(24)',
       optional: true,
     },
+    {
+      // better-auth's session token, from the @better-auth/core the bench installs; Web Crypto only.
+      id: 'ref:better-auth',
+      label: "better-auth's session token, generateId(32) [ref]",
+      module: createRequire(import.meta.url).resolve('@better-auth/core/utils/id'),
+      setup: 'return m.generateId',
+      call: 's(32)',
+      optional: true,
+    },
   ]
 }
 
@@ -80,6 +95,8 @@ function implementations(
     if (pkg.kind !== 'hash' || !pkg.runtimes.includes(runtime as never)) return []
     const options = hashOptions(pkg, algorithm, params as Record<string, number>)
     if (!options) return []
+    // Its label and capabilities are read from an instance made here, on the bench's Node.
+    if (nodeEngineProblem(pkg)) return []
     const hasher = factoryOf(pkg)(options) as { info: { displayName: string }; derive?: unknown }
     return [
       { pkg, options, displayName: hasher.info.displayName, derives: typeof hasher.derive === 'function' },
@@ -116,7 +133,7 @@ export function groupsFor(
   if (suites.includes('ids')) {
     const uuid: Candidate = {
       id: 'ref:randomUUID',
-      label: 'crypto.randomUUID() [ref]',
+      label: 'crypto.randomUUID() [ref; Auth.js, koa, hono]',
       call: 'crypto.randomUUID()',
     }
     const generators = claiming

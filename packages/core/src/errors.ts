@@ -16,6 +16,7 @@ export type AuthlabErrorCode =
   | 'ERR_AUTHLAB_REMOTE_REJECTED'
   | 'ERR_AUTHLAB_REMOTE_TIMEOUT'
   | 'ERR_AUTHLAB_REMOTE_BAD_RESPONSE'
+  | 'ERR_AUTHLAB_UNSUPPORTED_RUNTIME'
 
 /**
  * The `cause` option of `new Error(message, options)`. Declared here rather than taken from the
@@ -132,4 +133,18 @@ export class RemoteBadResponseError extends AuthlabError {
 export function isAuthlabError(error: unknown): error is AuthlabError {
   const code = (error as { code?: unknown } | null)?.code
   return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_AUTHLAB_')
+}
+
+/**
+ * The running JavaScript runtime lacks an API a strategy is built on (Node's `crypto.argon2` before
+ * Node 24.7, say): raised when the strategy is created, never at import, so a package loads everywhere
+ * and says plainly what it needs. `required` names it, e.g. "Node >= 24.7".
+ */
+export class UnsupportedRuntimeError extends AuthlabError {
+  readonly required: string | undefined
+
+  constructor(message: string, options?: AuthlabErrorOptions, required?: string) {
+    super('ERR_AUTHLAB_UNSUPPORTED_RUNTIME', message, options)
+    this.required = required
+  }
 }

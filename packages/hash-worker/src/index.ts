@@ -17,6 +17,7 @@ import {
   RemoteTimeoutError,
   RemoteUnavailableError,
   TimeoutError,
+  UnsupportedRuntimeError,
   WorkerError,
 } from '@authlab/core'
 import { buildDirectory } from './location.cjs'
@@ -49,6 +50,7 @@ const ERRORS: Record<AuthlabErrorCode, new (message: string) => AuthlabError> = 
   ERR_AUTHLAB_REMOTE_REJECTED: RemoteRejectedError,
   ERR_AUTHLAB_REMOTE_TIMEOUT: RemoteTimeoutError,
   ERR_AUTHLAB_REMOTE_BAD_RESPONSE: RemoteBadResponseError,
+  ERR_AUTHLAB_UNSUPPORTED_RUNTIME: UnsupportedRuntimeError,
 }
 
 /** Rebuilds a worker's failure on this thread: the same class for an authlab code, a WorkerError for the rest. */

@@ -1,4 +1,8 @@
 import { guessHashFamily, type HashFamily, InvalidHashError } from '@authlab/core'
+import { BETTER_AUTH_FORMAT, BETTER_AUTH_SCRYPT } from './better-auth.js'
+
+/** A family a context routes: authlab's hash families, and better-auth's default format, read built in. */
+export type StoredFormat = HashFamily | typeof BETTER_AUTH_SCRYPT
 
 /**
  * A stored hash this context cannot verify. The message names the format family it looks like and
@@ -15,7 +19,8 @@ export class UnsupportedHashError extends InvalidHashError {
 }
 
 /** The routable family of a stored hash, or an UnsupportedHashError naming what it looks like. */
-export function identifyHash(encoded: string): HashFamily {
+export function identifyHash(encoded: string): StoredFormat {
+  if (BETTER_AUTH_FORMAT.test(encoded)) return BETTER_AUTH_SCRYPT
   const { family, routable } = guessHashFamily(encoded)
   if (routable) return family as HashFamily
   if (family === 'unknown') {

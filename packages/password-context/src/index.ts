@@ -1,15 +1,11 @@
-import {
-  type HashFamily,
-  InvalidHashError,
-  InvalidOptionError,
-  type Password,
-  type PasswordHasher,
-} from '@authlab/core'
-import { identifyHash, UnsupportedHashError } from './formats.js'
+import { InvalidHashError, InvalidOptionError, type Password, type PasswordHasher } from '@authlab/core'
+import { betterAuthScrypt } from './better-auth.js'
+import { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
 
 export type { HashFamily } from '@authlab/core'
 export * from '@authlab/core/errors'
-export { identifyHash, UnsupportedHashError } from './formats.js'
+export { BETTER_AUTH_SCRYPT, betterAuthScrypt } from './better-auth.js'
+export { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
 
 export interface PasswordContextOptions {
   /** The hasher every new and upgraded hash is written with. */
@@ -45,7 +41,7 @@ export interface PasswordContext {
    */
   needsUpgrade(encoded: string): boolean
   /** Which family a stored hash belongs to; throws UnsupportedHashError for anything unroutable. */
-  identify(encoded: string): HashFamily
+  identify(encoded: string): StoredFormat
 }
 
 /**
@@ -153,5 +149,9 @@ function routeTable(current: PasswordHasher, legacy: readonly PasswordHasher[]):
     }
     table.set(family, hasher)
   }
+  // better-auth's default format has fixed parameters and one reading, so every context reads it
+  // without configuration: an app leaving better-auth's hasher keeps its users' hashes working.
+  if (!table.has(betterAuthScrypt.info.algorithm))
+    table.set(betterAuthScrypt.info.algorithm, betterAuthScrypt)
   return table
 }

@@ -22,6 +22,7 @@ export interface Manifest {
   authlab?: { kind?: string; runtimes?: unknown; notInBrowsers?: string }
   dependencies?: Record<string, string>
   devDependencies?: Record<string, string>
+  engines?: { node?: string }
   workspaces?: string[]
   exports?: unknown
   main?: string
@@ -46,6 +47,8 @@ export interface StrategyPackage {
   readonly runtimes: readonly RuntimeId[]
   /** Why it does not run in both browsers, when it does not. */
   readonly notInBrowsers: string | undefined
+  /** Its `engines.node` range, e.g. `>=20.19`. */
+  readonly nodeEngine?: string | undefined
 }
 
 /** A loaded strategy package: its metadata plus the module's named exports. */
@@ -67,6 +70,10 @@ export declare function runtimesOf(pkg: WorkspacePackage): {
 }
 export declare function installedVersion(dir: string, dependency: string): string
 export declare function discoverPackages(root: string): StrategyPackage[]
+export declare function nodeEngineProblem(
+  pkg: { readonly nodeEngine?: string | undefined },
+  version?: string,
+): string | undefined
 export declare function esmEntry(pkg: { readonly dir: string }): string
 export declare function loadPackages(packages: readonly StrategyPackage[]): Promise<LoadOutcome[]>
 export declare function factoryOf(pkg: LoadedPackage): (options?: unknown) => unknown

@@ -147,6 +147,28 @@ export function installedVersion(dir, dependency) {
 }
 
 /**
+ * Why a package cannot run on Node `version` (default: the running one), from its `engines.node`
+ * minimum (`>=24.7`, say), or undefined when it can or when the range is not a plain minimum: a
+ * strategy built on a newer Node API still loads on an older Node (and fails typed when created), so
+ * the bench, the conformance runs and the packaging checks skip it there with this reason.
+ * @param {{ nodeEngine?: string | undefined }} pkg @param {string} [version]
+ * @returns {string | undefined}
+ */
+export function nodeEngineProblem(pkg, version = process.versions.node) {
+  const minimum = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(pkg.nodeEngine?.trim() ?? '')
+  if (!minimum) return undefined
+  const want = minimum.slice(1).map((part) => Number(part ?? 0))
+  const have = version.split('.').map(Number)
+  for (let i = 0; i < 3; i++) {
+    const a = have[i] ?? 0
+    const b = want[i] ?? 0
+    if (a > b) return undefined
+    if (a < b) return `needs Node ${pkg.nodeEngine} (engines.node), this is Node ${version}`
+  }
+  return undefined
+}
+
+/**
  * Every workspace package declaring `"authlab": { "kind" }`, sorted by name: declared metadata, not
  * a hand-kept list, so adding a package needs no edit in any consumer.
  * @param {string} root
@@ -167,6 +189,7 @@ export function discoverPackages(root) {
         kind,
         dir,
         dependencies,
+        nodeEngine: manifest.engines?.node,
         ...runtimesOf(pkg),
       },
     ]

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { getAlgorithm, type PasswordHasher } from '@authlab/core'
 import { describe, expect, test } from 'vitest'
-import { discoverPackages, factoryOf, loadPackages } from '../src/index.mjs'
+import { discoverPackages, factoryOf, loadPackages, nodeEngineProblem } from '../src/index.mjs'
 
 // Every strategy package in the workspace, discovered: a new package is checked with no edit here.
 const ROOT = resolve(import.meta.dirname, '../../..')
@@ -24,6 +24,12 @@ const INVALID = 'ERR_AUTHLAB_INVALID_OPTION'
 for (const outcome of loaded) {
   if (!outcome.ok) throw new Error(`${outcome.name}: ${outcome.reason}`)
   const { pkg } = outcome
+  // Built on a newer Node's API: on this Node creating it is the typed error its own test checks.
+  const tooOld = nodeEngineProblem(pkg)
+  if (tooOld) {
+    console.log(`${pkg.name} options not checked here: ${tooOld}`)
+    continue
+  }
   const create = factoryOf(pkg)
 
   describe(`${pkg.name} refuses options it would otherwise ignore`, () => {

@@ -35,7 +35,16 @@ export const ARGON2ID: KdfProfile = {
     memoryBytes: (params.m as number) * 1024,
   }),
   unit: 'KiB-passes (m·t)',
-  bench: [{ label: 'argon2id OWASP m=19456 t=2 p=1', params: { m: 19456, t: 2, p: 1 }, quick: true }],
+  bench: [
+    { label: 'argon2id OWASP m=19456 t=2 p=1', params: { m: 19456, t: 2, p: 1 }, quick: true },
+    // The `argon2` package's (node-argon2's) defaults, what `argon2.hash(password)` runs: every
+    // implementation at the same parameters, so a library's defaults are never compared with another's.
+    {
+      label: 'argon2id node-argon2 defaults m=65536 t=3 p=4',
+      params: { m: 65536, t: 3, p: 4 },
+      quick: false,
+    },
+  ],
   baseline: '@authlab/hash-argon2',
   absurd: [
     { label: 'm=4 GiB', edit: (h) => h.replace(/m=\d+/, 'm=4194304') },
