@@ -8,6 +8,7 @@ export const ID_BASELINES: readonly string[] = [
   'ref:randomUUID',
   'ref:fastify-session',
   'ref:express-session',
+  'ref:better-auth',
 ]
 
 /** The flat-string floor (references.ts): the cheapest 32-character string, so no generator can beat it. */

@@ -12,8 +12,9 @@ import {
   type StoreReport,
 } from '@authlab/store-matrix'
 import { FULL } from '../measure/budget.js'
-import { MIN_ROUNDS, perRoundRatios, runRounds, summarizeRatio } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
+import { MIN_ROUNDS, perRoundRatios, summarizeRatio } from '../measure/verdict.js'
 import type { Suite, SuiteRow } from '../types.js'
 import { load } from './http/load.js'
 
@@ -79,7 +80,7 @@ function latencyRows(reports: readonly StoreReport[]): SuiteRow[] {
 /**
  * Single Redis against the Redis Cluster under HTTP load: express-session on each store, `GET /`
  * without a cookie (a new session and one store write per request), in shuffled rounds with single
- * Redis measured twice (the second as the A/A control, which must read "no difference").
+ * Redis measured twice (the second as the A/A control, which must read "same").
  */
 async function clusterThroughputRows(
   users: UserDirectory,
