@@ -65,9 +65,9 @@ function figureOf(row: Row, absolute: boolean): Compared | undefined {
  * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha
  * AND the medians differ by more than the threshold, so a tiny real change and a large noisy one both
  * read "no change". A side the report itself could not decide — fewer than MIN_ROUNDS rounds, or a 95 %
- * interval wider than ±MAX_HALF_WIDTH_PCT — is undecided, never a regression: two runs of one commit
- * read uid-safe's ratio (±19 % within each run) 28.7 % apart with every round of one run above every
- * round of the other (p = 0.009), a shift between processes that no test over rounds can tell from a change.
+ * interval wider than ±MAX_HALF_WIDTH_PCT — is undecided, never a regression: a noisy ratio can read far
+ * apart in two runs of one commit with every round of one run above every round of the other, a shift
+ * between processes that no test over rounds can tell from a change.
  */
 export function decide(
   before: readonly number[],
