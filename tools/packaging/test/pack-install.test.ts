@@ -66,22 +66,35 @@ function problems(results: LoadResult[], build: 'cjs' | 'esm'): string[] {
   })
 }
 
+// (a) to (c) each start a process that loads every package and hashes at its default cost, or type-checks
+// all of them: seconds on an idle machine, over a minute (65 s, against Vitest's 60 s default) on a
+// loaded 2-core one, so they get the margin (d) has.
+const SPAWNS_EVERY_PACKAGE_MS = 180_000
+
 describe('installed from tarballs into a fresh project', () => {
   let required: LoadResult[] = []
   let imported: LoadResult[] = []
 
-  test('(a) require() loads and runs every package from its CommonJS build', () => {
-    required = runCheck('check-require.cjs')
-    expect(required.map((r) => r.name)).toEqual(packages.map((p) => p.name))
-    expect(problems(required, 'cjs')).toEqual([])
-  })
+  test(
+    '(a) require() loads and runs every package from its CommonJS build',
+    () => {
+      required = runCheck('check-require.cjs')
+      expect(required.map((r) => r.name)).toEqual(packages.map((p) => p.name))
+      expect(problems(required, 'cjs')).toEqual([])
+    },
+    SPAWNS_EVERY_PACKAGE_MS,
+  )
 
-  test('(b) import loads and runs every package from its ESM build, with the same named exports', () => {
-    imported = runCheck('check-import.mjs')
-    expect(problems(imported, 'esm')).toEqual([])
-    const names = (results: LoadResult[]) => results.map(({ name, exported }) => ({ name, exported }))
-    expect(names(imported)).toEqual(names(required))
-  })
+  test(
+    '(b) import loads and runs every package from its ESM build, with the same named exports',
+    () => {
+      imported = runCheck('check-import.mjs')
+      expect(problems(imported, 'esm')).toEqual([])
+      const names = (results: LoadResult[]) => results.map(({ name, exported }) => ({ name, exported }))
+      expect(names(imported)).toEqual(names(required))
+    },
+    SPAWNS_EVERY_PACKAGE_MS,
+  )
 
   test.each(['node16', 'bundler'])(
     '(c) a TypeScript consumer typechecks with moduleResolution %s',
@@ -94,6 +107,7 @@ describe('installed from tarballs into a fresh project', () => {
       expect(typecheck.stdout + typecheck.stderr).toBe('')
       expect(typecheck.status).toBe(0)
     },
+    SPAWNS_EVERY_PACKAGE_MS,
   )
 
   test('(d) an express app logs in over HTTP with each ID package as genid and each hash package', async () => {
