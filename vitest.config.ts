@@ -11,6 +11,8 @@ export default defineConfig({
       'tools/*/test/**/*.test.ts',
     ],
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // Prints, once per run, why the browser tests are skipped on a machine without browsers.
+    globalSetup: ['./tools/runtimes/src/vitest-notice.mjs'],
     pool: 'forks',
     // Both cores: the suites are CPU-bound and independent; timing-sensitive checks judge by
     // event-loop utilization, which another process on the other core does not disturb.

@@ -83,7 +83,7 @@ export interface Ratio {
  */
 export interface Row {
   readonly suite: string
-  /** Section within the suite: a parameter setting, a K, a table of the article. */
+  /** Section within the suite: a parameter setting, a K, a table it reproduces (e.g. onepw's stretching table). */
   readonly group: string
   /** Stable candidate key: rows with equal suite, group, candidate and unit are compared across runs. */
   readonly candidate: string

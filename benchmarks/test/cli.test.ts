@@ -201,10 +201,14 @@ describe('compare exit codes and formats (for CI)', () => {
 
 describe('the installed command', () => {
   test('piped into a reader that stops early (head), compare ends quietly: no EPIPE stack trace', async () => {
-    // Enough rows that the output overflows the pipe buffer after the reader is gone.
+    // Output far beyond the 64 KiB pipe buffer (200 lines of over 2 KB) once the reader is gone. Long
+    // candidate names make the lines long, so the few rows compare in moments: 3000 short rows took 28 s.
     const big = syntheticResults()
     const rows = big.suites[0]?.rows ?? []
-    const many = Array.from({ length: 3000 }, (_, i) => ({ ...(rows[1] as Row), candidate: `c${i}` }))
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      ...(rows[1] as Row),
+      candidate: `c${i}-${'x'.repeat(2000)}`,
+    }))
     const dir = tempDir()
     const file = join(dir, 'big.json')
     writeJson(file, { ...big, suites: [{ ...big.suites[0], rows: many }] })

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { launchBrowser, resolveRuntime } from '@authlab/runtimes'
+import { launchBrowser } from '@authlab/runtimes'
+import { requireRuntime, skipReason } from '@authlab/runtimes/availability'
 import { expect, test } from 'vitest'
 import { findRuns, renderIndexHtml } from '../src/report/html-index.js'
 import { runBench } from '../src/run.js'
@@ -11,13 +12,6 @@ import { silentProgress, TINY, tempDir } from './fixtures.js'
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 /** Git-ignored; CI keeps it as an artefact. */
 const ARTIFACTS = join(REPO, 'benchmarks', 'test-artifacts')
-
-const chromium = resolveRuntime('chromium')
-const missing = chromium.ok ? undefined : chromium.reason
-if (missing && !process.env.CI) {
-  // Outside CI a machine without Chromium skips, saying why; in CI the test below fails instead.
-  console.warn(`report-browser.test.ts skipped: ${missing}`)
-}
 
 /**
  * Runs in the page: for every chart (the figures and the strips in the tables), how many marks it drew
@@ -44,79 +38,77 @@ const INSPECT = `(() => {
   }
 })()`
 
-test.skipIf(missing !== undefined && !process.env.CI)(
-  'the HTML report of a real run, in headless Chromium: every chart drawn, no text outside its chart, no console error',
-  async () => {
-    if (!chromium.ok || chromium.runtime.kind !== 'browser') {
-      throw new Error(`CI needs Chromium for this test: ${missing} (.ci/run installs it)`)
-    }
-    // A small real run over this repository: every kind of chart (side by side, bars, lines, strips).
-    const out = tempDir()
-    const { files } = await runBench({
-      root: REPO,
-      suites: SUITES.filter((s) => ['ids', 'hash', 'lag', 'concurrency'].includes(s.name)),
-      filter: 'pbkdf2',
-      mode: 'quick',
-      // The quick caps, tightened: the natives every filter keeps include scrypt at N=2^17 (~0.6 s a
-      // call), which no chart here needs; the caps leave it out and each kind of chart still drawn.
-      budget: { ...TINY, hashCallCapMs: 300, concurrencyCapMs: 250 },
-      command: ['authlab-bench', '--suite', 'ids,hash,lag,concurrency', '--filter', 'pbkdf2'],
-      seed: 3,
-      outDir: out,
-      toolVersions: { tinybench: 'test' },
-      stdout: () => {},
-      progress: silentProgress,
-      color: false,
+// Outside CI a machine without Chromium skips with its reason; with CI set it fails (src/availability.mjs
+// of @authlab/runtimes decides, for every browser test).
+test('the HTML report of a real run, in headless Chromium: every chart drawn, no text outside its chart, no console error', async ({
+  skip,
+}) => {
+  const reason = skipReason('chromium')
+  skip(reason !== undefined, reason)
+  const chromium = requireRuntime('chromium')
+  if (chromium.kind !== 'browser') throw new Error('chromium resolved to a process runtime')
+  // A small real run over this repository: every kind of chart (side by side, bars, lines, strips).
+  const out = tempDir()
+  const { files } = await runBench({
+    root: REPO,
+    suites: SUITES.filter((s) => ['ids', 'hash', 'lag', 'concurrency'].includes(s.name)),
+    filter: 'pbkdf2',
+    mode: 'quick',
+    // The quick caps, tightened: the natives every filter keeps include scrypt at N=2^17 (~0.6 s a
+    // call), which no chart here needs; the caps leave it out and each kind of chart still drawn.
+    budget: { ...TINY, hashCallCapMs: 300, concurrencyCapMs: 250 },
+    command: ['authlab-bench', '--suite', 'ids,hash,lag,concurrency', '--filter', 'pbkdf2'],
+    seed: 3,
+    outDir: out,
+    toolVersions: { tinybench: 'test' },
+    stdout: () => {},
+    progress: silentProgress,
+    color: false,
+  })
+  const report = files.find((f) => f.endsWith('.html')) as string
+  const json = files.find((f) => f.endsWith('.json')) as string
+  // The index over two runs (the same file under a second name) exercises the compare picker.
+  copyFileSync(json, json.replace(/Z-(\w+)\.json$/, 'Z-zzzzzzz.json'))
+  const index = join(out, 'index.html')
+  writeFileSync(index, renderIndexHtml(out, findRuns(out), { thresholdPct: 5, alpha: 0.01, absolute: false }))
+
+  const browser = await launchBrowser(chromium, { timeoutMs: 120_000 })
+  try {
+    const page = await browser.newPage()
+    const problems: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warn') problems.push(`console ${m.type()}: ${m.text()}`)
     })
-    const report = files.find((f) => f.endsWith('.html')) as string
-    const json = files.find((f) => f.endsWith('.json')) as string
-    // The index over two runs (the same file under a second name) exercises the compare picker.
-    copyFileSync(json, json.replace(/Z-(\w+)\.json$/, 'Z-zzzzzzz.json'))
-    const index = join(out, 'index.html')
-    writeFileSync(
-      index,
-      renderIndexHtml(out, findRuns(out), { thresholdPct: 5, alpha: 0.01, absolute: false }),
-    )
-
-    const browser = await launchBrowser(chromium.runtime, { timeoutMs: 120_000 })
-    try {
-      const page = await browser.newPage()
-      const problems: string[] = []
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warn') problems.push(`console ${m.type()}: ${m.text()}`)
-      })
-      page.on('pageerror', (e) => problems.push(`page error: ${String(e)}`))
-      page.on('request', (r) => {
-        if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`)
-      })
-      await page.setViewport({ width: 1280, height: 900 })
-      await page.goto(pathToFileURL(report).href, { waitUntil: 'load' })
-      const seen = (await page.evaluate(INSPECT)) as {
-        figures: number
-        strips: number
-        charts: { title: string; marks: number; overflowing: string[] }[]
-      }
-      mkdirSync(ARTIFACTS, { recursive: true })
-      await page.screenshot({ path: join(ARTIFACTS, 'run-report.png'), fullPage: true })
-      // Speed and heap, ids ratios, hash groups, lag, the concurrency line chart.
-      expect(seen.figures).toBeGreaterThanOrEqual(5)
-      expect(seen.strips).toBeGreaterThan(10)
-      expect(seen.charts.filter((c) => c.marks === 0).map((c) => c.title)).toEqual([])
-      expect(seen.charts.flatMap((c) => c.overflowing.map((o) => `${c.title}: ${o}`))).toEqual([])
-      expect(readFileSync(report, 'utf8')).not.toMatch(/<script/)
-
-      await page.goto(pathToFileURL(index).href, { waitUntil: 'load' })
-      await page.select('#before', '0')
-      await page.select('#after', '1')
-      const open = (await page.evaluate(
-        `[...document.querySelectorAll('details.pair')].filter((d) => d.open).map((d) => d.id + ' ' + d.querySelector('caption').textContent)`,
-      )) as string[]
-      await page.screenshot({ path: join(ARTIFACTS, 'index.png'), fullPage: true })
-      expect(open).toEqual([expect.stringMatching(/^pair-0-1 \d+ rows compared, 0 regression\(s\)$/)])
-      expect(problems).toEqual([])
-    } finally {
-      await browser.close()
+    page.on('pageerror', (e) => problems.push(`page error: ${String(e)}`))
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`)
+    })
+    await page.setViewport({ width: 1280, height: 900 })
+    await page.goto(pathToFileURL(report).href, { waitUntil: 'load' })
+    const seen = (await page.evaluate(INSPECT)) as {
+      figures: number
+      strips: number
+      charts: { title: string; marks: number; overflowing: string[] }[]
     }
-  },
-  300_000,
-)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await page.screenshot({ path: join(ARTIFACTS, 'run-report.png'), fullPage: true })
+    // Speed and heap, ids ratios, hash groups, lag, the concurrency line chart.
+    expect(seen.figures).toBeGreaterThanOrEqual(5)
+    expect(seen.strips).toBeGreaterThan(10)
+    expect(seen.charts.filter((c) => c.marks === 0).map((c) => c.title)).toEqual([])
+    expect(seen.charts.flatMap((c) => c.overflowing.map((o) => `${c.title}: ${o}`))).toEqual([])
+    expect(readFileSync(report, 'utf8')).not.toMatch(/<script/)
+
+    await page.goto(pathToFileURL(index).href, { waitUntil: 'load' })
+    await page.select('#before', '0')
+    await page.select('#after', '1')
+    const open = (await page.evaluate(
+      `[...document.querySelectorAll('details.pair')].filter((d) => d.open).map((d) => d.id + ' ' + d.querySelector('caption').textContent)`,
+    )) as string[]
+    await page.screenshot({ path: join(ARTIFACTS, 'index.png'), fullPage: true })
+    expect(open).toEqual([expect.stringMatching(/^pair-0-1 \d+ rows compared, 0 regression\(s\)$/)])
+    expect(problems).toEqual([])
+  } finally {
+    await browser.close()
+  }
+}, 300_000)

@@ -8,9 +8,10 @@ import {
   RUNTIMES,
 } from '@authlab/workspace'
 import { beforeAll, expect, test } from 'vitest'
+import { requireRuntime, skipReason } from '../src/availability.mjs'
 import { judge, judgeLoop, planFor } from '../src/conformance-node.mjs'
 import { writeConformanceEntry } from '../src/entry.mjs'
-import { resolveRuntime, runInRuntime } from '../src/index.mjs'
+import { runInRuntime } from '../src/index.mjs'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 let loaded: LoadedPackage[] = []
@@ -26,11 +27,13 @@ beforeAll(async () => {
 // known answers, cross-verification against Node's own hashers, and the event-loop (runsOn) claim,
 // for every package whose manifest claims that runtime. The statistical ID checks stay in each
 // package's own suite on Node. A runtime that cannot start fails here: every claim is checked.
-test.each(RUNTIMES)(
+test.for(RUNTIMES)(
   '%s: every package claiming it passes format, known-answer, cross-verify and runsOn checks',
-  async (id) => {
-    const resolved = resolveRuntime(id)
-    if (!resolved.ok) throw new Error(`${id} cannot start: ${resolved.reason}`)
+  { timeout: 180_000 },
+  async (id, { skip }) => {
+    const reason = skipReason(id)
+    skip(reason !== undefined, reason)
+    const target = requireRuntime(id)
     const claiming = loaded.filter((pkg) => pkg.runtimes.includes(id))
     const plans: Record<string, Awaited<ReturnType<typeof planFor>>> = {}
     for (const pkg of claiming) {
@@ -51,7 +54,7 @@ test.each(RUNTIMES)(
     const input = Object.fromEntries(
       runnable.map((pkg) => [pkg.name, (plans[pkg.name] as { plan: unknown }).plan]),
     )
-    const { runtime, results } = await runInRuntime(resolved.runtime, entry, input, { timeoutMs: 150_000 })
+    const { runtime, results } = await runInRuntime(target, entry, input, { timeoutMs: 150_000 })
     expect(runtime.name).toBe(id === 'node24' ? 'node' : id)
     const problems: string[] = []
     for (const pkg of runnable) {
@@ -62,7 +65,6 @@ test.each(RUNTIMES)(
     }
     expect(problems).toEqual([])
   },
-  180_000,
 )
 
 test('the runsOn verdict fails a blocking call declared off the main thread, and the reverse', () => {

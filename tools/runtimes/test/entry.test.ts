@@ -1,8 +1,9 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
+import { requireRuntime, skipReason } from '../src/availability.mjs'
 import { writeMeasuringEntry } from '../src/entry.mjs'
-import { RUNTIME_IDS, resolveRuntime, runInRuntime } from '../src/index.mjs'
+import { RUNTIME_IDS, runInRuntime } from '../src/index.mjs'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 const entry = writeMeasuringEntry(join(REPO, 'tools/runtimes/generated'), 'entry-test', [
@@ -20,17 +21,17 @@ const entry = writeMeasuringEntry(join(REPO, 'tools/runtimes/generated'), 'entry
 
 // A workspace package imported by a generated entry must load and run in a process runtime and in a
 // browser bundle alike; the rates come back per candidate and per round.
-test.each(RUNTIME_IDS)(
+test.for(RUNTIME_IDS)(
   '%s measures workspace packages from a generated entry',
-  async (id) => {
-    const resolved = resolveRuntime(id)
-    if (!resolved.ok) throw new Error(`${id} cannot start: ${resolved.reason}`)
-    const result = await runInRuntime(resolved.runtime, entry, { rounds: 2, minBatchMs: 5, lagProbe: true })
+  { timeout: 120_000 },
+  async (id, { skip }) => {
+    const reason = skipReason(id)
+    skip(reason !== undefined, reason)
+    const result = await runInRuntime(requireRuntime(id), entry, { rounds: 2, minBatchMs: 5, lagProbe: true })
     for (const name of ['randomUUID', 'nanoid', 'pbkdf2']) {
       expect(result.rates[name]).toHaveLength(2)
       expect(result.rates[name].every((rate: number) => rate > 0)).toBe(true)
     }
     expect(result.opMs.pbkdf2).toBeGreaterThan(1)
   },
-  120_000,
 )
