@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import SlowFirstSequencer from './scripts/slow-first-sequencer.ts'
 
 // One Vitest run over every workspace, so `npm test` reports a single total; each package can
 // still be tested alone with `npx turbo run test --filter <name>`.
@@ -14,6 +15,7 @@ export default defineConfig({
     // Prints, once per run, why the browser tests are skipped on a machine without browsers.
     globalSetup: ['./tools/runtimes/src/vitest-notice.mjs'],
     pool: 'forks',
+    sequence: { sequencer: SlowFirstSequencer },
     // Both cores: the suites are CPU-bound and independent; timing-sensitive checks judge by
     // event-loop utilization, which another process on the other core does not disturb.
     maxWorkers: 2,

@@ -215,9 +215,9 @@ async function reportCommand(targets: readonly string[], startDir: string, io: I
   return EXIT.ok
 }
 
-/** The READMEs that may hold figures blocks: the repository's and every workspace package's. */
+/** The READMEs that may hold figures blocks: the repository's, the bench's and every workspace package's. */
 function readmes(root: string): string[] {
-  const found = [join(root, 'README.md')]
+  const found = [join(root, 'README.md'), join(root, 'benchmarks', 'README.md')]
   for (const dir of ['packages', 'apps', 'tools']) {
     if (!existsSync(join(root, dir))) continue
     for (const name of readdirSync(join(root, dir)).sort()) {

@@ -15,7 +15,7 @@ function readmes(): string[] {
   const inPackages = ['packages', 'apps', 'tools'].flatMap((dir) =>
     readdirSync(join(ROOT, dir)).map((name) => join(ROOT, dir, name, 'README.md')),
   )
-  return [join(ROOT, 'README.md'), ...inPackages]
+  return [join(ROOT, 'README.md'), join(ROOT, 'benchmarks', 'README.md'), ...inPackages]
     .filter(existsSync)
     .filter((file) => figureBlocks(readFileSync(file, 'utf8')).length > 0)
 }

@@ -12,7 +12,7 @@ const FLAG_MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['baseline', 'the figure the other rows are divided by, measured in the same rounds.'],
   [
     'A/A control',
-    'the baseline measured again as a separate candidate. Its distance from 1 is the noise floor: identical code read this far apart in this run. If its interval excludes 1, the harness is wrong, not the code.',
+    'the baseline measured again as a separate candidate, judged by the same rule: it must read same. If it reads better or worse, the harness is wrong, not the code, and the suite\'s other verdicts are withheld.',
   ],
   [
     'ceiling',
@@ -130,7 +130,7 @@ function runtimeTable(group: string, rows: readonly Row[]): HtmlTable {
 }
 
 /** The A/A controls of a suite, in words: identical code measured twice, which must read same. */
-function noiseFloorNotes(suite: SuiteRecord): string[] {
+function controlNotes(suite: SuiteRecord): string[] {
   return suite.rows.flatMap((row) => {
     const q = row.ratios[0]
     if (!row.flags.includes(CONTROL_FLAG) || !q || q.rounds.length === 0) return []
@@ -160,7 +160,7 @@ async function suiteSection(suite: SuiteRecord, cores: number): Promise<HtmlSect
     intro: suite.description,
     charts,
     tables,
-    notes: [...noiseFloorNotes(suite), ...suite.notes],
+    notes: [...controlNotes(suite), ...suite.notes],
   }
 }
 
@@ -188,7 +188,7 @@ export function environmentOf(results: ResultsFile): [string, string][] {
   ]
 }
 
-/** A run's report: environment, how to read it, then per suite its charts, tables, flags and noise floor. */
+/** A run's report: environment, how to read it, then per suite its charts, tables, flags and A/A controls. */
 export async function renderRunHtml(results: ResultsFile): Promise<string> {
   const env = results.environment
   const sections: HtmlSection[] = []

@@ -13,7 +13,7 @@ export interface HtmlTable {
   readonly rows: ReadonlyArray<ReadonlyArray<HtmlCell>>
   /** Per body row: shown highlighted, because a flag says not to read it as fact. */
   readonly flagged?: readonly boolean[]
-  /** Explanations right under this table: its flags, its noise floor. */
+  /** Explanations right under this table: its flags, its A/A controls. */
   readonly notes?: readonly string[]
 }
 
@@ -30,7 +30,7 @@ export interface HtmlSection {
   readonly intro?: string
   readonly charts: readonly HtmlChart[]
   readonly tables: readonly HtmlTable[]
-  /** Explanations shown under the tables: noise floors, skipped rows and why. */
+  /** Explanations shown under the tables: A/A controls, skipped rows and why. */
   readonly notes: readonly string[]
   /** Markup our own code built from escaped parts (the index's run picker), shown after the intro. */
   readonly markup?: string

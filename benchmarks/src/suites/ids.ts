@@ -9,7 +9,7 @@ import { type IdRound, measureIdsInChild } from './ids-measure.js'
 const KEEP_EVERY = 1000
 const CONTROL_SUFFIX = ' (A/A)'
 
-/** The first baseline again, as a separate candidate in its own processes: the suite's noise floor. */
+/** The first baseline again, as a separate candidate in its own processes: it must read same. */
 function controlOf(baseline: IdCandidate): IdCandidate {
   return { ...baseline, id: `${baseline.id}${CONTROL_SUFFIX}`, label: `${baseline.label} [A/A control]` }
 }
