@@ -57,6 +57,22 @@ export const CLAIMS: readonly Claim[] = [
       })),
   },
   {
+    title: "argon2id at OWASP's m=19456 t=2 p=1: CPU per hash against the Rust binding",
+    source:
+      'OWASP Password Storage Cheat Sheet (https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html), at equal parameters',
+    parts: (rows) =>
+      rows
+        .filter(
+          (r) =>
+            r.suite === 'hash' &&
+            r.group === 'argon2id OWASP m=19456 t=2 p=1 · hash' &&
+            r.ratios.length > 0 &&
+            !r.flags.includes('baseline') &&
+            !r.flags.includes('A/A control'),
+        )
+        .map((r) => ({ label: r.label, pick: at('hash', r.group, r.candidate) })),
+  },
+  {
     title:
       "Mozilla's onepw key stretching: [4] scrypt compiled to WASM or JS against [3] native, and [1] Web Crypto PBKDF2 against node:crypto",
     source:

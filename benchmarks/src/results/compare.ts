@@ -63,8 +63,8 @@ function figureOf(row: Row, absolute: boolean): Compared | undefined {
 /**
  * The decision for one row, as benchstat makes it: the per-round values of both sides (several results
  * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha,
- * the medians differ by more than the threshold, AND each side's median lies outside the other side's
- * interval for the next run's median (src/measure/verdict.ts). That last test is the one that matters on a
+ * the medians differ by more than the threshold, AND the after side's median lies outside the before
+ * side's interval for the next run's median (src/measure/verdict.ts). That last test is the one that matters on a
  * shared machine: two runs of one commit read uid-safe's ratio 28.7 % apart with every round of one run
  * above every round of the other (p = 0.009), a shift between processes that a rank test over rounds
  * cannot tell from a change, but that each run's own spread predicts. Fewer than MIN_ROUNDS rounds on a
@@ -84,7 +84,8 @@ export function decide(
     const { low, high } = ratioInterval(side)
     return value < low || value > high
   }
-  const predicted = !(outside(b, before) && outside(a, after))
+  // Did the after side land where the before side's rounds put the next run's median?
+  const predicted = !outside(b, before)
   if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct || predicted)
     return { deltaPct, p, decision: 'no change' }
   const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
