@@ -225,7 +225,7 @@ function readmes(root: string): string[] {
       if (existsSync(file)) found.push(file)
     }
   }
-  return found.filter((file) => figureBlocks(readFileSync(file, 'utf8')).length > 0)
+  return found.filter((file) => existsSync(file) && figureBlocks(readFileSync(file, 'utf8')).length > 0)
 }
 
 /**

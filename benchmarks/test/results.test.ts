@@ -43,13 +43,14 @@ describe('results file', () => {
     const json = JSON.parse(readFileSync(files[0] ?? '', 'utf8'))
     expect(schemaErrors(json)).toEqual([])
     expect(json).toEqual(JSON.parse(JSON.stringify(results)))
-    // The temporary package, the two references, and the unbuilt package recorded as skipped.
+    // The temporary package, the baselines and ceilings, and the unbuilt package recorded as skipped.
     expect(results.suites[0]?.rows.map((r) => r.candidate)).toEqual([
       'ref:randomUUID',
       'ref:flat-string',
       'ref:counter',
       'ref:express-session',
       'ref:fastify-session',
+      'ref:better-auth',
       '@tmp/id-temporary',
       'ref:randomUUID (A/A)',
     ])

@@ -1,5 +1,5 @@
 import { CONTROL_FLAG, formatMagnitude, formatRatio, verdictText } from '../measure/verdict.js'
-import type { Ratio, Row } from '../types.js'
+import type { Row } from '../types.js'
 
 /** Readable figures: counts and values from 1000 up as grouped integers, otherwise three significant digits. */
 export function formatNumber(n: number): string {
