@@ -3,10 +3,11 @@ import { once } from 'node:events'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { EXIT, main, rttOption, startDirectory } from '../src/main.js'
+import { EXIT, rttOption, startDirectory } from '../src/main.js'
 import { stretchSuite } from '../src/suites/stretch.js'
 import type { Row } from '../src/types.js'
 import {
+  cli,
   roundsAround,
   syntheticResults,
   tempDir,
@@ -18,21 +19,6 @@ import {
 
 /** The committed bin shim, as npm links it (it runs the built CLI). */
 const BIN = resolve(import.meta.dirname, '..', 'bin', 'authlab-bench.js')
-
-async function cli(argv: string[], root?: string) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, {
-    stdout: (t) => {
-      stdout += t
-    },
-    stderr: (t) => {
-      stderr += t
-    },
-    ...(root ? { root } : {}),
-  })
-  return { code, stdout, stderr }
-}
 
 describe('CLI errors exit 2 with a clear message', () => {
   test('unknown suite', async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
+import { main } from '../src/main.js'
 import { summarizeRatio } from '../src/measure/verdict.js'
 import type { ResultsFile } from '../src/results/results.js'
 import type { Budget, Progress, Ratio, Row } from '../src/types.js'
@@ -222,4 +223,20 @@ export function writeResultsPair(after: ResultsFile): [string, string] {
   writeJson(a, syntheticResults())
   writeJson(b, after)
   return [a, b]
+}
+
+/** Runs the bench CLI in this process, capturing what it prints. */
+export async function cli(argv: string[], root?: string) {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, {
+    stdout: (t) => {
+      stdout += t
+    },
+    stderr: (t) => {
+      stderr += t
+    },
+    ...(root ? { root } : {}),
+  })
+  return { code, stdout, stderr }
 }

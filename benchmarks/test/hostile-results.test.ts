@@ -1,25 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { EXIT, main } from '../src/main.js'
+import { EXIT } from '../src/main.js'
 import type { ResultsFile } from '../src/results/results.js'
-import { syntheticResults, tempDir, writeJson } from './fixtures.js'
+import { cli, syntheticResults, tempDir, writeJson } from './fixtures.js'
 
 // Results files are untrusted input: anyone can hand one to report, compare, spread or figures.
-async function cli(argv: string[], root?: string) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, {
-    stdout: (t) => {
-      stdout += t
-    },
-    stderr: (t) => {
-      stderr += t
-    },
-    ...(root ? { root } : {}),
-  })
-  return { code, stdout, stderr }
-}
 
 const ESC = '\u001b'
 const OSC8_LINK = `${ESC}]8;;https://evil.example/${ESC}\\click${ESC}]8;;${ESC}\\`
