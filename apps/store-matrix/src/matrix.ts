@@ -14,7 +14,7 @@ export interface MatrixOptions {
   readonly users: UserDirectory
   readonly secret: string
   readonly frameworks?: readonly Framework[]
-  /** Issue 6 asks for 1,000. */
+  /** Concurrent sessions per cell under load (default 1,000: enough to fill a small store's pool and index). */
   readonly sessionsUnderLoad?: number
   /** Requests in flight per cell in the load check, and sockets per server. */
   readonly loadConcurrency?: number

@@ -21,7 +21,7 @@ import {
 import { discoverGenerators, ROOT } from './generators.js'
 
 const FRAMEWORKS = ['express', 'fastify'] as const
-// Issue 6: server-backed stores run whenever reachable, and are required when CI is set.
+// Server-backed stores run whenever reachable, and are required when CI is set.
 const REQUIRED = Boolean(process.env.CI)
 const STORE_TIMEOUT_MS = 10 * 60_000
 /**
