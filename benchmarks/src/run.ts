@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
+import { onMeasureCore, placementNote } from './measure/placement.js'
 import { CONTROL_FLAG, disagreement, summarizeRatio } from './measure/verdict.js'
 import { writeReports } from './report/files.js'
 import { renderTerminal, type TerminalOptions } from './report/terminal.js'
@@ -116,7 +117,13 @@ async function runSuites(
       simulatedRttMs: options.simulatedRttMs,
     }
     const started = performance.now()
-    const { rows, notes } = await suite.run(candidates, ctx)
+    const { rows, notes } =
+      suite.placement === 'one-core'
+        ? await onMeasureCore(cores, async (cpu) => {
+            const result = await suite.run(candidates, ctx)
+            return { rows: result.rows, notes: [placementNote(cpu), ...result.notes] }
+          })
+        : await suite.run(candidates, ctx)
     progress.note(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
     const stamped = withheldIfDisagreeing(rows.map((row) => stamp(suite.name, row)))
     const why = stamped

@@ -137,6 +137,9 @@ export interface Budget {
   readonly idSampling: IdSampling
   /** IDs generated for the retained-heap measurement, one in `keepEvery` kept. */
   readonly heapIds: number
+  /** Retained-heap measurements per candidate (the median is reported) and IDs generated first to warm. */
+  readonly heapRepeats: number
+  readonly heapWarmup: number
   /** Rounds of the hash suite: hash, then verify, per configuration per round. */
   readonly hashRounds: number
   /** CPU time each operation is repeated for within a round (hash and stretch suites; at least one call). */
@@ -145,12 +148,16 @@ export interface Budget {
   readonly hashCallCapMs: number
   /** Cost-equalised settings run: `quick` runs one per algorithm family, `full` all of them. */
   readonly allSettings: boolean
+  /** Hash suite: time verify at the cost settings too (always at the defaults). */
+  readonly settingVerifies: boolean
   /** Lag suite: time to hash back to back per hasher (at least `lagMinHashes`). */
   readonly lagTimeMs: number
   readonly lagMinHashes: number
   /** Concurrency: rounds, and the projected round time above which a K is skipped (not guessed). */
   readonly concurrencyRounds: number
   readonly concurrencyCapMs: number
+  /** Concurrency: wall time a round's sequences of bursts may fill (at least one sequence, at most five). */
+  readonly concurrencyRoundMs: number
   /** Stretch: rounds of one derivation per backend. */
   readonly stretchRounds: number
   /** Lag suite: rounds per hasher, each `lagTimeMs` of back-to-back hashes. */
@@ -165,6 +172,8 @@ export interface Budget {
     readonly hashMs: number
     readonly concurrencyMs: number
     readonly stretchMs: number
+    readonly lagMs: number
+    readonly inFrameworkMs: number
   }
 }
 
@@ -190,6 +199,11 @@ export interface Suite {
    * of the default quick run, which takes 4–5 minutes on 2 cores.
    */
   readonly onRequestOnly?: boolean
+  /**
+   * `one-core`: the harness pins this process (and so every thread and child process) to one core for
+   * the suite, as CPU-time figures need (src/measure/placement.ts). Default: every core.
+   */
+  readonly placement?: 'one-core'
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 

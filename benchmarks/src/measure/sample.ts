@@ -21,12 +21,40 @@ setFlagsFromString('--expose-gc')
 const collect = runInNewContext('gc') as () => void
 
 /**
- * Collects the garbage the previous candidate left (a pure-JS scrypt leaves tens of MB) and lets pending
- * callbacks and the GC's helper threads finish, so that work is not timed as the next candidate's.
+ * How long a settled heap waits after the full collection before the clock starts. `gc()` returns
+ * with V8's concurrent sweeping and the freeing of large buffers still running on helper threads,
+ * whose CPU time the next timed call would be charged with (process CPU time counts every thread).
+ * Timed on a 2-vCPU KVM guest, one pinned core, 30 A/A pairs of `bcrypt.hash` at cost 10: a collection
+ * followed by one event-loop turn spread the pair ratios by 10.7 %, followed by a 5 ms timer by 4.0 %
+ * (20 ms: 5.3 %, no collection at all: 18.6 %); for 20,000-iteration PBKDF2 calls 32.7 % against 8.1 %.
+ */
+const SETTLE_MS = 5
+
+/** Memory in use that a full collection could free: the JS heap and the buffers outside it. */
+function collectable(): number {
+  const { heapUsed, external } = process.memoryUsage()
+  return heapUsed + external
+}
+
+/**
+ * Growth since the last collection below which the next call is not preceded by one: a native hasher
+ * leaves a few KB, a pure-JS scrypt tens of MB. A full collection of a heap holding the bench's code
+ * and results takes tens of milliseconds, four times per pair.
+ */
+const COLLECT_ABOVE_BYTES = 4 * 1024 * 1024
+let afterLastCollection = 0
+
+/**
+ * Collects the garbage the previous candidate left (a pure-JS scrypt leaves tens of MB), when it left
+ * any to speak of, and lets the collector's helper threads and pending callbacks finish, so that work
+ * is not timed as the next call's.
  */
 export async function settle(): Promise<void> {
-  collect()
-  await new Promise((resolve) => setImmediate(resolve))
+  if (collectable() - afterLastCollection > COLLECT_ABOVE_BYTES) {
+    collect()
+    afterLastCollection = collectable()
+  }
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
 }
 
 /**
@@ -62,21 +90,32 @@ export interface PairedTiming {
   readonly vsBaseline: number
 }
 
-/** CPU and wall milliseconds of one call, on a settled heap. */
-async function timeCall(fn: () => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
+/**
+ * The shortest timed batch. A call of a few milliseconds is at the scale of a thread's wake-up and
+ * of a collector task that lands beside it: PBKDF2 calls of 4.5 ms spread pair ratios by 8 % or more
+ * even on a settled heap. Shorter calls are timed in batches of at least this long.
+ */
+const MIN_BATCH_MS = 20
+
+/** Per-call CPU and wall milliseconds of `calls` back-to-back calls, on a settled heap. */
+async function timeBatch(fn: () => Promise<unknown>, calls: number): Promise<{ cpu: number; wall: number }> {
   await settle()
   const [c0, w0] = [cpuMs(), performance.now()]
-  consume(await fn())
-  return { cpu: cpuMs() - c0, wall: performance.now() - w0 }
+  for (let i = 0; i < calls; i++) consume(await fn())
+  return { cpu: (cpuMs() - c0) / calls, wall: (performance.now() - w0) / calls }
 }
 
+/** Calls per batch for an operation of `callMs`: enough for MIN_BATCH_MS, at least one. */
+const batchSize = (callMs: number) => Math.max(1, Math.ceil(MIN_BATCH_MS / Math.max(callMs, 0.01)))
+
 /**
- * Like `timeRound`, but every call of the candidate is paired with a call of its baseline right beside
- * it (the order flipped each pair), until the candidate has spent `minMs` of CPU. This machine's
- * virtual CPUs change speed by 2–3× within seconds (another tenant on the host), which CPU time cannot
- * see; calls a few milliseconds apart see nearly the same speed, so a pair's ratio keeps what the
- * candidate costs and drops what the machine was doing. Each call starts on a settled heap, so garbage
- * one side leaves (a pure-JS scrypt leaves tens of MB) is not collected on the other's time. `clock:
+ * Like `timeRound`, but every batch of the candidate is paired with a batch of its baseline right
+ * beside it (the order flipped each pair), until the candidate has spent `minMs` on the pairing's clock.
+ * A virtual CPU's speed moves by 2–3× within seconds (another tenant on the host), which CPU time
+ * cannot see; batches a few milliseconds apart see nearly the same speed, so a pair's ratio keeps what
+ * the candidate costs and drops what the machine was doing. Each batch starts on a settled heap, so
+ * garbage one side leaves (a pure-JS scrypt leaves tens of MB) is not collected on the other's time.
+ * Calls shorter than MIN_BATCH_MS are batched, sized from the first pair's single calls. `clock:
  * 'wall'` pairs and budgets by wall time instead, for work done mostly by another process.
  */
 export async function timePairs(
@@ -85,19 +124,21 @@ export async function timePairs(
   minMs: number,
   clock: 'cpu' | 'wall' = 'cpu',
 ): Promise<PairedTiming> {
+  let [ownCalls, baseCalls] = [1, 1]
   const cpu: number[] = []
   const wall: number[] = []
   const ratios: number[] = []
   let spent = 0
   do {
     const baselineFirst = ratios.length % 2 === 0
-    const before = baselineFirst ? await timeCall(baseline) : undefined
-    const own = await timeCall(candidate)
-    const base = before ?? (await timeCall(baseline))
+    const before = baselineFirst ? await timeBatch(baseline, baseCalls) : undefined
+    const own = await timeBatch(candidate, ownCalls)
+    const base = before ?? (await timeBatch(baseline, baseCalls))
     cpu.push(own.cpu)
     wall.push(own.wall)
     ratios.push(base[clock] / own[clock])
-    spent += own[clock]
+    spent += own[clock] * ownCalls
+    if (ratios.length === 1) [ownCalls, baseCalls] = [batchSize(own[clock]), batchSize(base[clock])]
   } while (spent < minMs)
   return { candidate: { cpuMs: median(cpu), wallMs: median(wall) }, vsBaseline: median(ratios) }
 }

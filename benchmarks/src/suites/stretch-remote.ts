@@ -1,13 +1,11 @@
 import type { RemoteScryptSetup } from '@authlab/stretch-helper'
 import { median } from '../measure/stats.js'
-import { hasTaskset, pin, unpin } from './http/servers.js'
 
 /** Starts a helper process (on `cpu` when given) and a client connected to it. */
 export type StartRemote = (options: { cpu?: number; rttMs: number }) => Promise<RemoteScryptSetup>
 
-/** The helper's core, and the client's (this process) when the box has two. */
+/** The helper's core when the box has two or more; the client (this process) runs on the suite's measure core. */
 const HELPER_CPU = 0
-const CLIENT_CPU = 1
 /** Loopback round trips timed to say what the network costs under row [2]. */
 const PROBES = 20
 
@@ -22,7 +20,7 @@ export interface RemoteHelper {
   readonly network: string
   /** Where each side ran and what the network costs, for the suite's notes. */
   readonly notes: readonly string[]
-  /** Closes the client, stops the helper (drained) and lets this process use every core again. */
+  /** Closes the client and stops the helper (drained). */
   close(): Promise<void>
 }
 
@@ -40,9 +38,10 @@ async function loopbackRoundTripMs(url: string): Promise<number> {
 }
 
 /**
- * Row [2]'s helper: its own process on CPU 0 and this process (the client, which also runs rows [1], [3]
- * and [4]) on CPU 1, with taskset when the box has two cores, so the helper's scrypt never competes with
- * the client's PBKDF2 for a core. Whether each pin happened is said in the notes.
+ * Row [2]'s helper: its own process on CPU 0, with taskset when the box has two cores, while this
+ * process (the client, which also runs rows [1], [3] and [4]) runs on the suite's measure core, so the
+ * helper's scrypt never competes with the client's PBKDF2 for a core. Whether the pin happened is said
+ * in the notes.
  *
  * The simulated round trip is the helper's own `rttMs` setting: it holds every answer half the delay
  * before queueing and half after the work, outside its scrypt slots, the way a network delays a request
@@ -53,21 +52,8 @@ export async function openRemoteHelper(
   rttMs: number,
   cores: number,
 ): Promise<RemoteHelper> {
-  const clientPinned = cores >= 2 && hasTaskset() && pin(CLIENT_CPU)
-  let setup: RemoteScryptSetup
-  try {
-    setup = await start({ ...(cores >= 2 ? { cpu: HELPER_CPU } : {}), rttMs })
-  } catch (error) {
-    if (clientPinned) unpin(cores)
-    throw error
-  }
-  const close = async () => {
-    try {
-      await setup.close()
-    } finally {
-      if (clientPinned) unpin(cores)
-    }
-  }
+  const setup = await start({ ...(cores >= 2 ? { cpu: HELPER_CPU } : {}), rttMs })
+  const close = () => setup.close()
   let probeMs: number
   try {
     probeMs = await loopbackRoundTripMs(setup.helper.url)
@@ -79,10 +65,9 @@ export async function openRemoteHelper(
   const helperAt = setup.helper.pinned
     ? `pinned to CPU ${HELPER_CPU} with taskset`
     : 'not pinned (taskset unavailable or one core)'
-  const clientAt = clientPinned ? `pinned to CPU ${CLIENT_CPU}` : 'not pinned'
   const probe = `a GET /health round trip to the helper took ${probeMs.toFixed(2)} ms (median of ${PROBES})`
   const notes = [
-    `Row [2]: the chain with its scrypt step done by @authlab/stretch-helper in its own process, ${helperAt}; this process is the client, ${clientAt}, for the whole suite.`,
+    `Row [2]: the chain with its scrypt step done by @authlab/stretch-helper in its own process, ${helperAt}; this process is the client.`,
     rttMs > 0
       ? `Row [2] runs with a simulated RTT of ${rttMs} ms: the helper holds each answer ${rttMs / 2} ms before queueing and ${rttMs / 2} ms after the work, a fixed delay without a real network's jitter, loss or bandwidth limit. Beneath it, loopback (127.0.0.1) has almost no network cost: ${probe}.`
       : `Row [2] runs over loopback (127.0.0.1), which has almost no network cost: ${probe}. A real network adds its round trip to every stretch (--rtt simulates one).`,
