@@ -1,4 +1,5 @@
-import { seededRandom, shuffle } from './stats.js'
+import type { Ratio } from '../types.js'
+import { median, seededRandom, shuffle } from './stats.js'
 
 /**
  * R rounds, every candidate once per round, each round in a fresh random order: a disturbance (another
@@ -26,6 +27,31 @@ export interface Race<C, R> {
   readonly pending: (results: ReadonlyMap<C, readonly (R | undefined)[]>) => readonly C[]
 }
 
+/** One of a candidate's comparisons, and the candidates it divides by (measured in separate runs of `measure`). */
+export interface Comparison<C> {
+  readonly ratio: Ratio
+  readonly partners?: readonly C[]
+}
+
+/**
+ * The race's pending rule, the same in every suite: each candidate with an undecided comparison, with
+ * the partners that comparison divides by, so every extra round stays paired by index.
+ */
+export function undecidedWithPartners<C>(
+  candidates: readonly C[],
+  comparisons: (candidate: C) => readonly Comparison<C>[],
+): C[] {
+  const need = new Set<C>()
+  for (const candidate of candidates) {
+    for (const { ratio, partners = [] } of comparisons(candidate)) {
+      if (ratio.verdict !== 'undecided') continue
+      need.add(candidate)
+      for (const partner of partners) need.add(partner)
+    }
+  }
+  return candidates.filter((c) => need.has(c))
+}
+
 /**
  * Runs `measure` for every candidate in every round (in the shuffled order) and returns each candidate's
  * results by round index. With a `race`, rounds go on after the first `rounds` for the candidates `pending`
@@ -44,23 +70,32 @@ export async function runRounds<C, R>(
   race?: Race<C, R>,
 ): Promise<Map<C, (R | undefined)[]>> {
   const results = new Map<C, (R | undefined)[]>(candidates.map((c) => [c, []]))
+  // Wall ms each candidate's measurements took, so an extra round is started only if it fits.
+  const spent = new Map<C, number[]>(candidates.map((c) => [c, []]))
   const runRound = async (order: readonly C[], round: number) => {
     for (const candidate of order) {
       const list = results.get(candidate) as (R | undefined)[]
+      const started = performance.now()
       try {
         list[round] = await measure(candidate, round)
       } catch (error) {
         onError(candidate, error)
       }
+      spent.get(candidate)?.push(performance.now() - started)
     }
   }
   for (const [round, order] of shuffledRounds(candidates, rounds, seed).entries())
     await runRound(order, round)
   if (race) {
     const started = performance.now()
-    for (let round = rounds; round < race.maxRounds && performance.now() - started < race.budgetMs; round++) {
+    // A round of costly candidates takes seconds: the next starts only if, at each pending
+    // candidate's own median pace, it ends within the allowance.
+    const roundMs = (pending: readonly C[]) =>
+      pending.reduce((sum, c) => sum + (median(spent.get(c) ?? []) || 0), 0)
+    for (let round = rounds; round < race.maxRounds; round++) {
       const pending = race.pending(results)
       if (pending.length === 0) break
+      if (performance.now() - started + roundMs(pending) > race.budgetMs) break
       await runRound(shuffledRounds(pending, 1, seed + round)[0] as C[], round)
     }
   }

@@ -146,6 +146,23 @@ export function verdictText(q: Ratio): string {
   return lean === 'same' ? 'undecided' : `undecided, leans ${lean}`
 }
 
+/** An A/A control's reading in words: it must read same; better or worse means the harness moved. */
+export function controlText(q: Ratio | undefined): string {
+  if (q?.verdict === 'better' || q?.verdict === 'worse') return `control read ${q.verdict}: suspect`
+  return q?.verdict === 'same' ? 'control: same' : 'control: undecided'
+}
+
+/**
+ * Whether a ratio reaches a goal (e.g. ≥ 98 % of a ceiling): yes or no only when the whole interval
+ * lies on one side of it, with the rounds a decided verdict needs.
+ */
+export function goalText(q: Ratio, goal: number): string {
+  if (q.rounds.length < MIN_ROUNDS) return `undecided (n = ${q.rounds.length})`
+  if (q.low >= goal) return 'yes'
+  if (q.high < goal) return 'no'
+  return 'undecided at this precision'
+}
+
 /** A ratio as every reporter prints it: magnitude, interval and verdict. */
 export function formatRatio(q: Ratio): string {
   if (q.rounds.length === 0) return 'not measured'
@@ -156,12 +173,13 @@ export function formatRatio(q: Ratio): string {
 export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies more than ${MIN_EFFECT_PCT} % beyond 1, same when it lies wholly within ±${MIN_EFFECT_PCT} %, undecided (with the side it leans to) when it straddles ${1 - MIN_EFFECT_PCT / 100} or ${1 + MIN_EFFECT_PCT / 100}, or with fewer than ${MIN_ROUNDS} rounds.`
 
 /**
- * A ratio to a physical limit or a floor (cores ÷ single-hash time, the cheapest possible string) cannot
- * exceed 1; one whose whole interval lies above 1 says the harness mismeasured, not that the limit fell.
+ * A ratio to a physical limit or a floor (the ids ceiling, the cheapest possible string) cannot exceed 1,
+ * nor a speed-up min(K, cores); one whose whole interval lies above its limit says the harness
+ * mismeasured, not that the limit fell.
  */
-export function limitFlags(ratio: Ratio | undefined): string[] {
-  return ratio && ratio.rounds.length >= MIN_ROUNDS && ratio.low > 1
-    ? [`measurement error: above its limit (${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)})`]
+export function limitFlags(ratio: Ratio | undefined, limit = 1): string[] {
+  return ratio && ratio.rounds.length >= MIN_ROUNDS && ratio.low > limit
+    ? [`measurement error: above its limit ${limit} (${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)})`]
     : []
 }
 

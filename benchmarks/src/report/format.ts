@@ -1,4 +1,4 @@
-import { CONTROL_FLAG, formatMagnitude, formatRatio, verdictText } from '../measure/verdict.js'
+import { CONTROL_FLAG, controlText, formatMagnitude, formatRatio, verdictText } from '../measure/verdict.js'
 import type { Row } from '../types.js'
 
 /** Readable figures: counts and values from 1000 up as grouped integers, otherwise three significant digits. */
@@ -85,10 +85,7 @@ export function tableOf(rows: readonly Row[]): Table {
 export function verdictWord(row: Row): string {
   if (row.flags.some(isWarning)) return 'suspect'
   const q = row.ratios[0]
-  if (row.flags.includes(CONTROL_FLAG)) {
-    if (q?.verdict === 'better' || q?.verdict === 'worse') return `control read ${q.verdict}: suspect`
-    return q?.verdict === 'same' ? 'control: same' : 'control: undecided'
-  }
+  if (row.flags.includes(CONTROL_FLAG)) return controlText(q)
   // A baseline row's own ratio is 1 by construction; a ratio to another baseline is a finding.
   if (row.flags.includes('baseline') && (!q || q.rounds.every((r) => r === 1))) return 'baseline'
   if (row.flags.some((f) => f.startsWith('ceiling'))) return 'ceiling'
