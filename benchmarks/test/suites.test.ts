@@ -102,20 +102,18 @@ describe('hashing suites on synthetic hashers', () => {
     expect(groups).toEqual([
       'defaults · hash',
       'bcrypt cost 10 · hash',
-      'scrypt N=2^15 r=8 p=1 · hash',
       'scrypt better-auth N=2^14 r=16 p=1 · hash',
       'PBKDF2-SHA256 600k · hash',
       'defaults · verify',
       'bcrypt cost 10 · verify',
-      'scrypt N=2^15 r=8 p=1 · verify',
       'scrypt better-auth N=2^14 r=16 p=1 · verify',
       'PBKDF2-SHA256 600k · verify',
     ])
     const jsAtTen = rows.find((r) => r.group === 'bcrypt cost 10 · hash' && r.candidate === 'syn-bcrypt-js')
     expect(jsAtTen?.ratios[0]?.baseline).toBe(`${nativeHashers().bcrypt} (synthetic)`)
     expect(jsAtTen?.flags).toContain('same measurement as defaults')
-    expect(rows.find((r) => r.group === 'scrypt N=2^15 r=8 p=1 · hash')?.details.params).toBe(
-      'scrypt ln=15 r=8 p=1',
+    expect(rows.find((r) => r.group === 'scrypt better-auth N=2^14 r=16 p=1 · hash')?.details.params).toBe(
+      'scrypt ln=14 r=16 p=1',
     )
     // The A/A control: native bcrypt's defaults again, as its own row with its own rounds.
     const control = rows.find((r) => r.group === 'defaults · hash' && r.flags.includes('A/A control'))
@@ -139,12 +137,23 @@ describe('hashing suites on synthetic hashers', () => {
     ])
   })
 
-  test("concurrency: every K per hasher, each K > 1 as per-round ratios to its round's limit", async () => {
-    const { rows, notes } = await concurrencySuite.run({ ...candidates, hashers: [native] }, ctx)
-    expect(rows.map((r) => r.group)).toEqual(['K=1 again (A/A control)', 'K=1', 'K=2', 'K=8', 'K=32'])
+  test("concurrency: every K per hasher as the speed-up over its round's single hash; one A/A control", async () => {
+    const { rows, notes } = await concurrencySuite.run({ ...candidates, hashers: [native, pureJs] }, ctx)
+    // A finite burst cap is quick mode: K = 1, cores and 4 × cores; the burst of 32 is a full-mode level.
+    expect(rows.map((r) => `${r.candidate} ${r.group}`)).toEqual([
+      `${native.id} K=1 again (A/A control)`,
+      `${native.id} K=1`,
+      `${native.id} K=2`,
+      `${native.id} K=8`,
+      'syn-bcrypt-js K=1',
+      'syn-bcrypt-js K=2',
+      'syn-bcrypt-js K=8',
+    ])
     expect(rows[0]?.ratios[0]?.rounds).toHaveLength(TINY.concurrencyRounds)
     expect(rows[1]?.ratios).toEqual([])
+    expect(rows[2]?.ratios[0]).toMatchObject({ baseline: expect.stringMatching(/^K=1/) })
     expect(rows[2]?.ratios[0]?.rounds).toHaveLength(TINY.concurrencyRounds)
+    expect(rows[2]?.details).toMatchObject({ 'limit min(K, cores)': 2 })
     // Two rounds are fewer than five: the ratio is undecided, whatever it reads.
     expect(rows[2]?.ratios[0]?.verdict).toBe('undecided')
     expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
@@ -160,7 +169,7 @@ describe('hashing suites on synthetic hashers', () => {
     )
     const concurrency = await concurrencySuite.run({ ...candidates, hashers }, capped)
     expect(concurrency.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
-    expect(concurrency.rows.filter((r) => r.candidate === native.id)).toHaveLength(5)
+    expect(concurrency.rows.filter((r) => r.candidate === native.id)).toHaveLength(4)
     expect(concurrency.notes).toContainEqual(
       expect.stringMatching(/^syn-bcrypt-js-slow not run: one burst of K=2 projects to/),
     )

@@ -20,7 +20,7 @@ const FLAG_MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     'measurement error',
-    'a ratio to a physical limit cannot exceed 1; this row’s whole interval lies above it, so the harness mismeasured and the row is not a finding.',
+    'a ratio to a physical limit cannot exceed that limit (1 for a ceiling or a cores ÷ hash-time limit, min(K, cores) for a speed-up); this row’s whole interval lies above it, so the harness mismeasured and the row is not a finding.',
   ],
   ['noisy', 'the spread across rounds is too wide for the figure to be read as fact.'],
   ['no clean round', 'every round failed or was left out: there is no figure, the 0 is a placeholder.'],

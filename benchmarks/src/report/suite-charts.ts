@@ -159,8 +159,8 @@ function lagChart(group: string, rows: readonly Row[]): SuiteChart {
 }
 
 /**
- * Concurrency: the speed-up of K concurrent hashes over one hash alone (the ratio to cores ÷ hash time,
- * times cores, per round), against the line no hasher can cross: min(K, cores).
+ * Concurrency: the speed-up of K concurrent hashes over one hash alone (each K row's ratio, per round),
+ * against the line no hasher can cross: min(K, cores).
  */
 function concurrencyChart(rows: readonly Row[], cores: number): SuiteChart | undefined {
   const points: LinePoint[] = []
@@ -170,10 +170,8 @@ function concurrencyChart(rows: readonly Row[], cores: number): SuiteChart | und
     if (!Number.isFinite(k)) continue
     levels.add(k)
     const q = row.ratios[0]
-    const single = (numberDetail(row, 'limit hashes/s') ?? 0) / cores
-    if (q)
-      points.push({ series: row.label, x: k, y: q.value * cores, low: q.low * cores, high: q.high * cores })
-    else if (single > 0) points.push({ series: row.label, x: k, y: row.value / single })
+    if (q) points.push({ series: row.label, x: k, y: q.value, low: q.low, high: q.high })
+    else if (k === 1) points.push({ series: row.label, x: 1, y: 1 })
   }
   if (points.length === 0) return undefined
   const limit = `limit: cores ÷ hash time (${cores} cores)`

@@ -1,19 +1,24 @@
 import type { PasswordHasher } from '@authlab/core'
+import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import { runRounds } from '../measure/rounds.js'
+import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
+import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG, limitFlags, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
 import { threadpoolNote } from '../results/env.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
 
-/** K = 1, cores, 4 × cores and 32 concurrent hashes (single, every core busy, an oversubscribed pool, a burst), without repeats. */
-export function concurrencyLevels(cores: number): number[] {
-  return [...new Set([1, cores, 4 * cores, 32])].sort((a, b) => a - b)
+/**
+ * K = 1, cores, 4 × cores (single, every core busy, an oversubscribed pool) and, in full mode, a burst
+ * of 32, without repeats.
+ */
+export function concurrencyLevels(cores: number, full = true): number[] {
+  return [...new Set([1, cores, 4 * cores, ...(full ? [32] : [])])].sort((a, b) => a - b)
 }
 
 /**
- * How long one round of K hashes should take if the strategy scales as its `runsOn` claims: a
+ * How long one burst of K hashes should take if the strategy scales as its `runsOn` claims: a
  * main-thread strategy runs them one after another, the others spread them over the cores.
  */
 export function projectedRoundMs(singleMs: number, k: number, runsOn: string, cores: number): number {
@@ -29,69 +34,116 @@ async function burst(hasher: PasswordHasher, k: number): Promise<number> {
   return performance.now() - started
 }
 
-/** The key of the A/A control's single hash in a round's timings. */
-const CONTROL = -1
-
 interface Plan {
   readonly id: string
   readonly label: string
   readonly hasher: PasswordHasher
   /** Levels above 1 that fit the cap, from the warm-up hash's time. */
   readonly levels: readonly number[]
+  /** Sequences per round: as many as fit the round allowance (at least one). */
+  readonly repeats: number
+  /** The suite's A/A control: each sequence also times one hash alone a second time. */
+  readonly control: boolean
 }
+
+/** One round of one hasher: the medians over its sequences. */
+interface Round {
+  /** K → hashes per second of the burst. */
+  readonly perSecond: ReadonlyMap<number, number>
+  /** K → K-burst rate ÷ the single hash's rate of the same sequence. */
+  readonly speedUp: ReadonlyMap<number, number>
+  /** The second single hash's rate ÷ the first's: identical work, the A/A control (its plan only). */
+  readonly control?: number
+}
+
+/** The A/A control's second single hash in a sequence. */
+const AGAIN = -1
+
+/**
+ * One round: `repeats` sequences of bursts, one hash alone then each K (and, for the control's plan,
+ * one hash alone again), the order reversed every other sequence. A burst's speed-up is divided by the
+ * single hash of its own sequence, tens of milliseconds away, so the machine's speed of that moment
+ * (which moves by 2–3× within seconds on a shared virtual machine) is in both; the round keeps the
+ * median sequence.
+ */
+async function measureRound(plan: Plan): Promise<Round> {
+  const sequences: { single: number; again?: number; bursts: Map<number, number> }[] = []
+  for (let r = 0; r < plan.repeats; r++) {
+    const order = [1, ...plan.levels, ...(plan.control ? [AGAIN] : [])]
+    if (r % 2 === 1) order.reverse()
+    const wall = new Map<number, number>()
+    for (const k of order) wall.set(k, await burst(plan.hasher, Math.abs(k)))
+    const bursts = new Map(plan.levels.map((k) => [k, wall.get(k) as number]))
+    sequences.push({ single: wall.get(1) as number, again: wall.get(AGAIN), bursts })
+  }
+  const perSecond = new Map<number, number>([[1, median(sequences.map((s) => 1000 / s.single))]])
+  const speedUp = new Map<number, number>()
+  for (const k of plan.levels) {
+    perSecond.set(k, median(sequences.map((s) => (k * 1000) / (s.bursts.get(k) as number))))
+    speedUp.set(k, median(sequences.map((s) => (k * s.single) / (s.bursts.get(k) as number))))
+  }
+  const control = plan.control
+    ? { control: median(sequences.map((s) => s.single / (s.again as number))) }
+    : {}
+  return { perSecond, speedUp, ...control }
+}
+
+const ONE_ALONE = 'K=1, one hash alone in the same sequences'
 
 export const concurrencySuite: Suite = {
   name: 'concurrency',
   description:
-    'Hashes per second with K concurrent hashes (K = 1, cores, 4×cores, 32) against the limit cores ÷ single-hash time of the same round: offloading strategies scale, main-thread ones do not.',
+    'Hashes per second with K concurrent hashes (K = 1, cores, 4×cores; 32 in full mode), as the speed-up over one hash alone in the same round, against the limit min(K, cores): offloading strategies scale, main-thread ones do not.',
   async run(candidates, ctx) {
-    const levels = concurrencyLevels(ctx.cores).filter((k) => k > 1)
+    const full = !Number.isFinite(ctx.budget.concurrencyCapMs)
+    const levels = concurrencyLevels(ctx.cores, full).filter((k) => k > 1)
     const rows: SuiteRow[] = []
     const notes: string[] = []
-    const limitLabel = `limit ${ctx.cores} cores ÷ single-hash time`
     const plans: Plan[] = []
     ctx.progress.plan(candidates.hashers.length * (ctx.budget.concurrencyRounds + 1))
     for (const candidate of candidates.hashers) {
       ctx.progress.step(`warm-up · ${candidate.label}`)
       try {
         const hasher = candidate.create()
-        const single = await burst(hasher, 1)
-        const projected = (k: number) => projectedRoundMs(single, k, hasher.info.runsOn, ctx.cores)
+        const key = configurationKey(candidate.id, describeParams(hasher))
         const cap = ctx.budget.concurrencyCapMs
+        const projectedAt = (ms: number, k: number) => projectedRoundMs(ms, k, hasher.info.runsOn, ctx.cores)
+        // A configuration an earlier suite timed and no K of which fits is left out without timing it again.
+        let single = knownCallMs(key)
+        if (single === undefined || levels.some((k) => projectedAt(single as number, k) <= cap)) {
+          await burst(hasher, 1)
+          single = await burst(hasher, 1)
+          recordCallMs(key, single)
+        }
+        const singleMs = single
+        const projected = (k: number) => projectedAt(singleMs, k)
         const fits = levels.filter((k) => projected(k) <= cap)
         const over = levels.filter((k) => projected(k) > cap)
         const burstNote = (k: number) =>
           `one burst of K=${k} projects to ${(projected(k) / 1000).toFixed(1)} s (> ${cap / 1000} s quick cap; use --full)`
-        // With no K above 1 the hasher's rows have no ratio to a limit: its single-hash time is the lag
+        // With no K above 1 the hasher has no speed-up to report: its single-hash time is the lag
         // suite's business, so its rounds are not spent.
         if (fits.length === 0 && over.length > 0) {
           notes.push(`${candidate.id} not run: ${burstNote(over[0] as number)}`)
           continue
         }
         for (const k of over) notes.push(`${candidate.id} K=${k} not run: ${burstNote(k)}`)
-        plans.push({ id: candidate.id, label: candidate.label, hasher, levels: fits })
+        const sequenceMs = 2 * singleMs + fits.reduce((sum, k) => sum + projected(k), 0)
+        const repeats = Math.max(1, Math.min(5, Math.floor(ctx.budget.concurrencyRoundMs / sequenceMs)))
+        const control = candidate.id === nativeHashers().bcrypt
+        plans.push({ id: candidate.id, label: candidate.label, hasher, levels: fits, repeats, control })
       } catch (error) {
         notes.push(`${candidate.id} failed: ${(error as Error).message}`)
       }
     }
-    // Each round: one hash alone (the round's limit), then each K: the ratio divides by the limit of its own round.
-    const limitOf = (rounds: readonly (Map<number, number> | undefined)[]) =>
-      rounds.map((r) => (r?.get(1) ? (ctx.cores * 1000) / (r.get(1) as number) : undefined))
-    const perSecondAt = (rounds: readonly (Map<number, number> | undefined)[], k: number) =>
-      rounds.map((r) => (r?.get(k) ? (k * 1000) / (r.get(k) as number) : undefined))
-    /** K's hashes/s against the round's limit, and against the round's K=1 (the scaling factor). */
-    const ratiosAt = (rounds: readonly (Map<number, number> | undefined)[], k: number): Ratio[] => [
-      summarizeRatio(limitLabel, perRoundRatios(perSecondAt(rounds, k), limitOf(rounds), true)),
-      summarizeRatio('K=1 (scaling)', perRoundRatios(perSecondAt(rounds, k), perSecondAt(rounds, 1), true)),
-    ]
-    const controlOf = (rounds: readonly (Map<number, number> | undefined)[]) =>
+    const speedUpAt = (rounds: readonly (Round | undefined)[], k: number) =>
+      rounds.flatMap((r) => (r?.speedUp.has(k) ? [r.speedUp.get(k) as number] : []))
+    const ratioAt = (rounds: readonly (Round | undefined)[], k: number): Ratio =>
+      summarizeRatio(ONE_ALONE, speedUpAt(rounds, k))
+    const controlOf = (rounds: readonly (Round | undefined)[]) =>
       summarizeRatio(
-        'the first single hash',
-        perRoundRatios(
-          rounds.map((r) => r?.get(CONTROL)),
-          rounds.map((r) => r?.get(1)),
-          false,
-        ),
+        'the first single hash of each sequence',
+        rounds.flatMap((r) => (r?.control !== undefined ? [r.control] : [])),
       )
     const measured = await runRounds(
       plans,
@@ -99,63 +151,67 @@ export const concurrencySuite: Suite = {
       ctx.seed,
       async (plan, round) => {
         ctx.progress.step(`round ${round + 1} · ${plan.label}`)
-        const wall = new Map<number, number>([[1, await burst(plan.hasher, 1)]])
-        for (const k of plan.levels) wall.set(k, await burst(plan.hasher, k))
-        wall.set(CONTROL, await burst(plan.hasher, 1))
-        return wall
+        return measureRound(plan)
       },
       (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
       ctx.budget.race && {
         ...ctx.budget.race,
         budgetMs: ctx.budget.race.concurrencyMs,
+        // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
         pending: (results) =>
-          plans.filter((plan) => {
+          undecidedWithPartners(plans, (plan) => {
             const rounds = results.get(plan) ?? []
-            const all = [controlOf(rounds), ...plan.levels.flatMap((k) => ratiosAt(rounds, k))]
-            return all.some((q) => q.verdict === 'undecided')
+            return [
+              ...(plan.control ? [controlOf(rounds)] : []),
+              ...plan.levels.map((k) => ratioAt(rounds, k)),
+            ].map((ratio) => ({ ratio }))
           }),
       },
     )
     for (const plan of plans) {
       const rounds = measured.get(plan) ?? []
-      const controlRounds = rounds.flatMap((r) =>
-        r?.get(CONTROL) ? [1000 / (r.get(CONTROL) as number)] : [],
-      )
-      rows.push({
-        group: 'K=1 again (A/A control)',
-        candidate: plan.id,
-        label: plan.label,
-        value: median(controlRounds),
-        unit: 'hashes/s',
-        higherIsBetter: true,
-        rounds: controlRounds,
-        ratios: [controlOf(rounds)],
-        details: {},
-        flags: [CONTROL_FLAG],
-      })
+      if (plan.control) {
+        const again = rounds.flatMap((r) =>
+          r?.control !== undefined ? [r.control * (r.perSecond.get(1) as number)] : [],
+        )
+        rows.push({
+          group: 'K=1 again (A/A control)',
+          candidate: plan.id,
+          label: plan.label,
+          value: median(again),
+          unit: 'hashes/s',
+          higherIsBetter: true,
+          rounds: again,
+          ratios: [controlOf(rounds)],
+          details: { sequences: plan.repeats },
+          flags: [CONTROL_FLAG],
+        })
+      }
       for (const k of [1, ...plan.levels]) {
-        const clean = perSecondAt(rounds, k).filter((v): v is number => v !== undefined)
-        const ratios = k === 1 ? [] : ratiosAt(rounds, k)
+        const perSecond = rounds.flatMap((r) => (r?.perSecond.has(k) ? [r.perSecond.get(k) as number] : []))
+        const ratio = k === 1 ? undefined : ratioAt(rounds, k)
+        const limit = Math.min(k, ctx.cores)
         rows.push({
           group: `K=${k}`,
           candidate: plan.id,
           label: plan.label,
-          value: median(clean),
+          value: median(perSecond),
           unit: 'hashes/s',
           higherIsBetter: true,
-          rounds: clean,
-          ratios,
+          rounds: perSecond,
+          ratios: ratio ? [ratio] : [],
           details: {
-            'limit hashes/s': median(limitOf(rounds).filter((v): v is number => v !== undefined)),
+            ...(ratio ? { 'limit min(K, cores)': limit, '× limit': ratio.value / limit } : {}),
+            sequences: plan.repeats,
             params: describeParams(plan.hasher),
             'runs on': plan.hasher.info.runsOn,
           },
-          flags: limitFlags(ratios[0]),
+          flags: limitFlags(ratio, limit),
         })
       }
     }
     notes.push(
-      `${threadpoolNote()}; ${ctx.cores} cores. ${ctx.budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; in each, one hash alone sets that round's limit (cores ÷ its wall time), then each K runs one burst, then one hash alone again (the A/A control, which must read same). Ratios: burst hashes/s ÷ that limit (1.0 = perfect scaling; an interval wholly above 1 is flagged as a measurement error), and ÷ that round's K=1 hashes/s (the scaling factor: about K for a strategy that spreads over K free cores, 1 for one that runs on the main thread). ${VERDICT_RULE} Wall time (parallelism is the point), so load from other processes lowers these figures.`,
+      `${threadpoolNote()}; ${ctx.cores} cores, every one in use (parallelism is the point, so this suite is not pinned and is timed in wall time: load from other processes lowers its figures). ${ctx.budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; a round is one or more sequences (as many as fit ${ctx.budget.concurrencyRoundMs} ms; "sequences" in the details) of one hash alone, a burst of each K started together, and one hash alone again, the order reversed every other sequence. Ratio = the burst's hashes/s ÷ the single hash's of the same sequence, the median over a round's sequences: the speed-up, at most min(K, cores) (× limit in the details), about min(K, cores) for a strategy that spreads over the cores, 1 for one on the main thread. The A/A control (native bcrypt's plan) times one hash alone twice in each sequence and divides the two. ${VERDICT_RULE}`,
     )
     return { rows, notes }
   },
