@@ -5,12 +5,14 @@
 import { checkIdGenerator } from '@authlab/core'
 import { rebuildIdCandidate } from '../discover/candidates.js'
 import type { CandidateSource, IdSampling } from '../types.js'
-import { idBatch, idSink, SLOW_ENV, sampleIds, yardstick } from './ids-measure.js'
+import { type IdRound, idBatch, idSink, SLOW_ENV, sampleIds, yardstick } from './ids-measure.js'
 
 const request = JSON.parse(process.argv[2] ?? '{}') as {
   id: string
   source: CandidateSource
   sampling: IdSampling
+  /** Also measure the heap sparse survivors retain, after the timing: see `measureIdsInChild`. */
+  heap?: { total: number; keepEvery: number; repeats: number; warmup: number }
 }
 try {
   const candidate = await rebuildIdCandidate(request.id, request.source)
@@ -19,7 +21,17 @@ try {
   const generate = checkIdGenerator(candidate.create(), { distinct: false })
   const batch = idBatch(generate, process.env[SLOW_ENV] === request.id)
   const round = sampleIds(batch, idBatch(yardstick, false), request.sampling)
-  process.stdout.write(`${JSON.stringify({ ...round, sink: idSink() > 0 })}\n`)
+  // After the timing, so its forced collections never land in a timing window; loaded only here,
+  // so the other rounds' processes start without it.
+  let heap: IdRound['heap']
+  if (request.heap) {
+    const { signAsSessionCookie, sparseSurvivorHeap } = await import('@authlab/conformance')
+    heap = {
+      raw: sparseSurvivorHeap(candidate.create(), request.heap),
+      signed: sparseSurvivorHeap(candidate.create(), { ...request.heap, use: signAsSessionCookie }),
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ ...round, ...(heap ? { heap } : {}), sink: idSink() > 0 })}\n`)
   process.exit(0)
 } catch (error) {
   // The reason, as the answer: the parent records it on the candidate's row.

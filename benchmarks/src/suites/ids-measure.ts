@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import type { SurvivorHeap } from '@authlab/conformance'
 import { askChild } from '../measure/isolated.js'
 import { cpuMs } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
@@ -15,6 +16,8 @@ export interface IdRound {
    * samples. Ratios between candidates divide these, so each side is compared with what ran beside it.
    */
   readonly vsYardstick: number
+  /** The heap sparse survivors retain, raw and HMAC-signed, when the round was asked to measure it. */
+  readonly heap?: { readonly raw: SurvivorHeap; readonly signed: SurvivorHeap }
 }
 
 /**
@@ -120,15 +123,20 @@ export async function measureIdsInChild(
   id: string,
   source: CandidateSource,
   sampling: IdSampling,
+  heap?: { total: number; keepEvery: number; repeats: number; warmup: number },
 ): Promise<IdRound> {
   const answer = await askChild<IdRound | { error: string }>(
     CHILD,
-    [JSON.stringify({ id, source, sampling })],
-    roundTimeLimitMs(sampling),
+    [JSON.stringify({ id, source, sampling, ...(heap ? { heap } : {}) })],
+    // An explicit limit is the caller's whole allowance; the default one leaves room for the heap.
+    roundTimeLimitMs(sampling) + (heap && sampling.roundLimitMs === undefined ? HEAP_LIMIT_MS : 0),
   )
   if ('error' in answer) throw new Error(answer.error)
   return answer
 }
+
+/** Extra time a round that also measures the retained heap may take (a few full collections, 6 × its IDs). */
+const HEAP_LIMIT_MS = 60_000
 
 /**
  * How long one round may take before its process is killed: ten times the CPU it plans to spend (two

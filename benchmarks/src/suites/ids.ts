@@ -1,6 +1,5 @@
-import { type SurvivorHeap, signAsSessionCookie, sparseSurvivorHeap } from '@authlab/conformance'
 import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
-import { runRounds } from '../measure/rounds.js'
+import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
 import type { IdCandidate, Ratio, Suite, SuiteRow } from '../types.js'
@@ -21,6 +20,7 @@ const relativeSpeed = (rounds: readonly (IdRound | undefined)[]) => rounds.map((
 
 export const idsSuite: Suite = {
   name: 'ids',
+  placement: 'one-core',
   description:
     'Session IDs per CPU-second of every generator, each candidate in its own process once per round, as per-round ratios to crypto.randomUUID() and the frameworks’ own defaults, with the flat-string ceiling, an A/A control and the heap retained by sparse survivors.',
   async run(candidates, ctx) {
@@ -30,7 +30,7 @@ export const idsSuite: Suite = {
     const notes: string[] = []
     // Why a candidate's rounds failed, for its row: a user's module may throw, exit or hang.
     const failures = new Map<string, string>()
-    progress.plan(list.length * budget.idRounds + candidates.ids.length)
+    progress.plan(list.length * budget.idRounds)
     const sourceOf = (candidate: IdCandidate) =>
       candidate.id.endsWith(CONTROL_SUFFIX) ? candidate.id.slice(0, -CONTROL_SUFFIX.length) : candidate.id
     const baselines = [...ID_BASELINES, CEILING]
@@ -56,7 +56,18 @@ export const idsSuite: Suite = {
       ctx.seed,
       (candidate, round) => {
         progress.step(`round ${round + 1} · ${candidate.label}`)
-        return measureIdsInChild(sourceOf(candidate), candidate.source, budget.idSampling)
+        // The first round's process also measures the retained heap, after its timing: a small heap of
+        // its own collects in milliseconds, where this process's took seconds per candidate.
+        const heap =
+          round === 0 && !candidate.id.endsWith(CONTROL_SUFFIX)
+            ? {
+                total: budget.heapIds,
+                keepEvery: KEEP_EVERY,
+                repeats: budget.heapRepeats,
+                warmup: budget.heapWarmup,
+              }
+            : undefined
+        return measureIdsInChild(sourceOf(candidate), candidate.source, budget.idSampling, heap)
       },
       (candidate, error) => {
         notes.push(`${candidate.id}: a round failed (${(error as Error).message})`)
@@ -66,32 +77,24 @@ export const idsSuite: Suite = {
         ...budget.race,
         budgetMs: budget.race.idsMs,
         // Every candidate with an undecided ratio runs again, with the baselines of those ratios.
-        pending: (results) => {
-          const need = new Set<IdCandidate>()
-          for (const candidate of list) {
-            // A candidate whose round failed (threw, hung, exited) is not given more chances to.
-            if (failures.has(candidate.id)) continue
-            const undecided = ratiosIn(results, candidate).filter((q) => q.verdict === 'undecided')
-            if (undecided.length === 0) continue
-            need.add(candidate)
-            for (const q of undecided) for (const c of list) if (c.label === q.baseline) need.add(c)
-          }
-          return [...need]
-        },
+        // A candidate whose round failed (threw, hung, exited) is not given more chances to.
+        pending: (results) =>
+          undecidedWithPartners(
+            list.filter((c) => !failures.has(c.id)),
+            (candidate) =>
+              ratiosIn(results, candidate).map((ratio) => ({
+                ratio,
+                partners: list.filter((c) => c.label === ratio.baseline),
+              })),
+          ),
       },
     )
-    // Heap after all timing, in this process: the forced full GCs must not land inside a timing window.
-    const heaps = new Map<string, { raw: SurvivorHeap; signed: SurvivorHeap }>()
-    for (const candidate of candidates.ids) {
-      progress.step(`${candidate.label}: retained heap`)
-      // A user's generator is called only in the measuring processes, where a failure costs its own row.
-      if (candidate.source.kind === 'file') continue
-      const sample = { total: budget.heapIds, keepEvery: KEEP_EVERY }
-      heaps.set(candidate.id, {
-        raw: sparseSurvivorHeap(candidate.create(), sample),
-        signed: sparseSurvivorHeap(candidate.create(), { ...sample, use: signAsSessionCookie }),
-      })
-    }
+    const heaps = new Map(
+      candidates.ids.flatMap((c) => {
+        const heap = measured.get(c)?.[0]?.heap
+        return heap ? [[c.id, heap] as const] : []
+      }),
+    )
     const rows: SuiteRow[] = list.map((candidate) => {
       const rounds = measured.get(candidate) ?? []
       const ratios = ratiosIn(measured, candidate)
@@ -132,7 +135,7 @@ export const idsSuite: Suite = {
     notes.push(
       `${budget.idRounds} rounds at least; in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.idSampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.idSampling.sampleMs} ms, then ${budget.idSampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
       `${VERDICT_RULE} A round's value is the candidate's speed relative to the yardstick in its own process, so each round is one process: the interval resamples processes.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.idsMs / 1000} s, for candidates with an undecided ratio.` : ''}`,
-      `Retained heap: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC; "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
+      `Retained heap, in the first round's process of each candidate after its timing: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC (the median of ${budget.heapRepeats} measurement${budget.heapRepeats === 1 ? '' : 's'}); "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
     )
     return { rows, notes }
   },

@@ -62,6 +62,11 @@ export interface SurvivorHeapOptions {
   use?: (id: string) => void
   /** Measurements of the survivors; the median is reported (default 3). Standalone strings are cheap: always 3. */
   repeats?: number
+  /**
+   * IDs generated (and used) before measuring, so lazy pools and compiled code are in place first
+   * (default: `total`, at most 100,000). A caller whose generator is already warm may ask for fewer.
+   */
+  warmup?: number
 }
 
 export interface SurvivorHeap {
@@ -86,9 +91,9 @@ function medianOf(times: number, measure: () => number): number {
  * do IDs built by concatenation until something flattens them (V8 cons strings keep every piece).
  */
 export function sparseSurvivorHeap(generate: () => string, options: SurvivorHeapOptions): SurvivorHeap {
-  const { total, keepEvery, use = () => {}, repeats = 3 } = options
+  const { total, keepEvery, use = () => {}, repeats = 3, warmup = Math.min(total, 100_000) } = options
   const survivors = Math.floor(total / keepEvery)
-  for (let i = 0; i < Math.min(total, 100_000); i++) use(generate())
+  for (let i = 0; i < warmup; i++) use(generate())
   const retained = medianOf(repeats, () =>
     retainedHeapBytes(() => {
       const kept: string[] = []
