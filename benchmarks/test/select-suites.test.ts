@@ -9,6 +9,7 @@ test('the default run is the quick suites; server suites run only when named', (
     'lag',
     'concurrency',
     'stretch',
+    'ids-in-fastify',
   ])
   expect(selectSuites(SUITES, ['http', 'stores']).map((s) => s.name)).toEqual(['http', 'stores'])
 })

@@ -1,56 +1,121 @@
 import type { Framework } from '@authlab/servers'
-import { HTTP_CEILING as CEILING, ID_CEILING } from '../discover/baselines.js'
-import { FULL, HTTP_BUDGETS } from '../measure/budget.js'
-import type { Suite, SuiteRow } from '../types.js'
+import { HTTP_CEILING as CEILING, ID_BASELINES, ID_CEILING } from '../discover/baselines.js'
+import { FULL, HTTP_BUDGETS, type HttpBudget } from '../measure/budget.js'
+import { hasTaskset, measureCpu, pin, unpin } from '../measure/placement.js'
+import { VERDICT_RULE } from '../measure/verdict.js'
+import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
 import { idsInFramework } from './http/ids-scenario.js'
 import { loginEntries, loginScenario, PROBE_PER_SECOND } from './http/login-scenario.js'
 import type { Placement } from './http/servers.js'
-import { hasTaskset, pin, unpin } from './http/servers.js'
 
 const FRAMEWORKS: readonly Framework[] = ['express', 'fastify']
+
+/**
+ * Runs `body` with the servers' placement: each server process on CPU 0 and this process, the load
+ * generator, on the measure core, with taskset and two cores or more (else shared, and said so).
+ */
+async function withHttpPlacement(
+  ctx: SuiteContext,
+  body: (placement: Placement, notes: string[]) => Promise<SuiteResult>,
+): Promise<SuiteResult> {
+  const loadCpu = measureCpu(ctx.cores)
+  const pinned = ctx.cores >= 2 && hasTaskset() && pin(loadCpu)
+  const placement: Placement = pinned
+    ? { serverCpu: 0, serverCores: 1 }
+    : { serverCpu: undefined, serverCores: ctx.cores }
+  const notes = [
+    pinned
+      ? `Each server process pinned to CPU 0 and autocannon (this process) to CPU ${loadCpu} with taskset.`
+      : 'taskset unavailable (or one core): servers and autocannon share the cores; figures are lower and noisier.',
+  ]
+  try {
+    return await body(placement, notes)
+  } finally {
+    if (pinned) unpin(ctx.cores)
+  }
+}
+
+/** What a server needs besides its generator: ids servers never verify, so any hasher does. */
+const anyHasher = (candidates: Candidates) => candidates.hashers[0]?.id ?? ''
+
+function idsNote(budget: HttpBudget, raced: boolean) {
+  return `ids-in-framework: every round starts a fresh server per candidate (each GET / stores a session, and a grown store made the largest difference between rounds), all on the servers' core; each is loaded in ${budget.windowSec} s windows on 50 kept-alive connections until two windows in a row agree within 10 % (at most ${budget.warmupSec} s: a fresh server speeds up for about 1.5 s), then ${budget.windows} cycles of one ${budget.windowSec} s window per server, in a fresh random order each cycle; ${budget.rounds} rounds at least${raced ? ' (more, up to the race budget, while a ratio is undecided)' : ''}. Value = median over rounds of each round's median window req/s; ratio = per round, the median over cycles of the candidate's window ÷ the baseline's of the same cycle. ${VERDICT_RULE}`
+}
 
 export const httpSuite: Suite = {
   name: 'http',
   onRequestOnly: true,
   description:
     'Every generator inside express-session and @fastify/session under autocannon (req/s as a ratio to the unique-counter ceiling), and logins/s per hasher at equal cost with the p99 of GET /health measured meanwhile.',
-  async run(candidates, ctx) {
-    const budget = ctx.budget === FULL ? HTTP_BUDGETS.full : HTTP_BUDGETS.quick
-    const pinned = ctx.cores >= 2 && hasTaskset() && pin(1)
-    const placement: Placement = pinned
-      ? { serverCpu: 0, serverCores: 1 }
-      : { serverCpu: undefined, serverCores: ctx.cores }
-    // ids servers never verify a password; login servers need some generator: the first package, not a ref.
-    const idsHasher = candidates.hashers[0]?.id ?? ''
-    const loginGenerator = candidates.ids.find((c) => !c.id.startsWith('ref:'))?.id ?? CEILING
-    const notes = [
-      pinned
-        ? 'Each server process pinned to CPU 0 and autocannon (this process) to CPU 1 with taskset.'
-        : 'taskset unavailable (or one core): servers and autocannon share the cores; figures are lower and noisier.',
-      `ids-in-framework: a fresh server alone on its core for every measurement (each GET / stores a session, and a grown store made the largest difference between rounds), ${budget.warmupSec} s discarded warm-up, then ${budget.rounds} interleaved rounds (A B C … C B A) of ${budget.idsSec} s on 50 connections; value = median req/s of the clean rounds; ratio = mean of the per-round ratios to ${CEILING} ± its 95 % t-interval, and the ≥ 98 % goal is called only when that whole interval lies on one side.`,
-      `login: ${budget.loginRounds} interleaved rounds of about ${budget.loginSec} s of logins at the limit, 4 connections; limit = cores ÷ the mean verify time in a fresh process on the servers' core; ratio = median of the per-round rates ÷ that limit with its 95 % bootstrap interval; GET /health p99 and max = the latency of health checks sent meanwhile at a steady ${PROBE_PER_SECOND}/s, open loop (each sent when due, answered or not, and timed from when it was due).`,
-      `Login servers generate IDs with ${loginGenerator}.`,
-    ]
-    // The servers refuse a generator that repeats its IDs (one session for every visitor), so the ids
-    // suite's constant flat-string ceiling is not served; the counter is the ceiling here.
-    const served = candidates.ids.filter((c) => c.id !== ID_CEILING)
-    if (served.length < candidates.ids.length) notes.push(`${ID_CEILING} not served: it repeats one ID.`)
-    if (!candidates.ids.some((c) => c.id === CEILING))
-      notes.push(`${CEILING} filtered out: no ceiling ratio.`)
-    try {
+  run: (candidates, ctx) =>
+    withHttpPlacement(ctx, async (placement, notes) => {
+      const budget = ctx.budget === FULL ? HTTP_BUDGETS.full : HTTP_BUDGETS.quick
+      // Login servers need some generator: the first package, not a ref.
+      const loginGenerator = candidates.ids.find((c) => !c.id.startsWith('ref:'))?.id ?? CEILING
+      notes.push(
+        idsNote(budget, false),
+        `login: ${budget.loginRounds} rounds of about ${budget.loginSec} s of logins at the limit, 4 connections, every hasher once per round in a fresh random order; limit = cores ÷ (the mean verify time in a fresh process on the servers' core + the server's own work per login: its CPU time per login, every thread, on a server of the same framework with no hash at all, INSECURE and bench-only); ratio = the per-round rates ÷ that limit; server CPU ms/login and core busy % are read from the server's /proc CPU time during each round; GET /health p99 and max = the latency of health checks sent meanwhile at a steady ${PROBE_PER_SECOND}/s, open loop (each sent when due, answered or not, and timed from when it was due).`,
+        `Login servers generate IDs with ${loginGenerator}.`,
+      )
+      // The servers refuse a generator that repeats its IDs (one session for every visitor), so the ids
+      // suite's constant flat-string ceiling is not served; the counter is the ceiling here.
+      const served = candidates.ids.filter((c) => c.id !== ID_CEILING)
+      if (served.length < candidates.ids.length) notes.push(`${ID_CEILING} not served: it repeats one ID.`)
+      if (!candidates.ids.some((c) => c.id === CEILING))
+        notes.push(`${CEILING} filtered out: no ceiling ratio.`)
       const full = ctx.budget === FULL
       const entries = await loginEntries(candidates.hashers, full, loginGenerator, budget, placement)
       ctx.progress.plan(
         FRAMEWORKS.length * (budget.rounds * served.length + budget.loginRounds * entries.length),
       )
       const rows: SuiteRow[] = []
-      for (const framework of FRAMEWORKS)
-        rows.push(...(await idsInFramework(framework, served, idsHasher, budget, placement, ctx)))
+      // Ratios to the ceiling and to each framework's default; randomUUID is no framework's here.
+      const baselines = [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')]
+      for (const framework of FRAMEWORKS) {
+        const scenario = { framework, ids: served, baselines, control: false, raceMs: 0 }
+        rows.push(
+          ...(await idsInFramework({ ...scenario, hasher: anyHasher(candidates), budget, placement }, ctx)),
+        )
+      }
       for (const framework of FRAMEWORKS)
         rows.push(...(await loginScenario(framework, entries, loginGenerator, budget, placement, ctx)))
       return { rows, notes }
-    } finally {
-      if (pinned) unpin(ctx.cores)
-    }
-  },
+    }),
+}
+
+/**
+ * The generators @fastify/session's own measurement compared (it replaced uid-safe, express-session's
+ * default, with a pooled randomBytes cache and measured about 13 % more req/s), plus authlab fast:
+ * small enough for every quick run.
+ */
+const IN_FASTIFY = ['ref:fastify-session', 'ref:express-session', '@authlab/id-fast']
+
+export const idsInFastifySuite: Suite = {
+  name: 'ids-in-fastify',
+  description:
+    "Session-creating requests per second inside @fastify/session with its own default idGenerator, express-session's default (uid-safe) and authlab fast, each in a fresh server alone on its core, as per-round ratios to @fastify/session's default, with an A/A control.",
+  run: (candidates, ctx) =>
+    withHttpPlacement(ctx, async (placement, notes) => {
+      const budget = ctx.budget === FULL ? HTTP_BUDGETS.full : HTTP_BUDGETS.quick
+      const ids = IN_FASTIFY.flatMap((id) => candidates.ids.filter((c) => c.id === id))
+      const missing = IN_FASTIFY.filter((id) => !ids.some((c) => c.id === id))
+      if (missing.length > 0)
+        notes.push(`Not served (filtered out or not discovered): ${missing.join(', ')}.`)
+      ctx.progress.plan(ids.length * budget.rounds)
+      const rows = await idsInFramework(
+        {
+          framework: 'fastify',
+          ids,
+          baselines: IN_FASTIFY.slice(0, 2),
+          control: true,
+          raceMs: ctx.budget.race?.inFrameworkMs ?? 0,
+          hasher: anyHasher(candidates),
+          budget,
+          placement,
+        },
+        ctx,
+      )
+      notes.push(idsNote(budget, ctx.budget.race !== undefined))
+      return { rows, notes }
+    }),
 }

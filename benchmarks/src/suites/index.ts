@@ -1,7 +1,7 @@
 import type { Suite } from '../types.js'
 import { concurrencySuite } from './concurrency.js'
 import { hashSuite } from './hash.js'
-import { httpSuite } from './http.js'
+import { httpSuite, idsInFastifySuite } from './http.js'
 import { idsSuite } from './ids.js'
 import { lagSuite } from './lag.js'
 import { storesSuite } from './stores.js'
@@ -14,6 +14,7 @@ export const SUITES: readonly Suite[] = [
   lagSuite,
   concurrencySuite,
   stretchSuite,
+  idsInFastifySuite,
   httpSuite,
   storesSuite,
 ]

@@ -1,5 +1,5 @@
 import { startRemoteScrypt } from '@authlab/stretch-helper'
-import { runRounds } from '../measure/rounds.js'
+import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
@@ -63,13 +63,11 @@ async function runStretch(
         budgetMs: ctx.budget.race.stretchMs,
         // Pairing is inside a round (each call beside its baseline's), so a job races alone.
         pending: (results) =>
-          live.filter((job) => {
+          undecidedWithPartners(live, (job) => {
             const partner = baselineOf(job, live, control, base)
-            return (
-              partner &&
-              partner !== job &&
-              summarizeRatio('', vsOf(results.get(job) ?? [])).verdict === 'undecided'
-            )
+            return partner && partner !== job
+              ? [{ ratio: summarizeRatio('', vsOf(results.get(job) ?? [])) }]
+              : []
           }),
       },
     )
@@ -171,6 +169,7 @@ export function createStretchSuite(options: StretchSuiteOptions = {}): Suite {
   const start = options.startRemote ?? startRemoteScrypt
   return {
     name: 'stretch',
+    placement: 'one-core',
     description:
       "Mozilla's 2013 onepw key-stretching table on this machine: [1] 20,000 PBKDF2-SHA256 iterations; [2] the whole chain with scrypt on a remote helper process (its own core; loopback or a simulated RTT); [3] the chain with local native scrypt; [4] the chain with WASM and pure-JS scrypt. Interleaved rounds; [1], [3], [4] in CPU time as per-round ratios to the native implementation, [2] in wall time as a per-round ratio to [3].",
     run: (candidates, ctx) => runStretch(candidates, ctx, start),

@@ -1,84 +1,154 @@
 import type { Framework } from '@authlab/servers'
-import { HTTP_CEILING as CEILING, ID_BASELINES } from '../../discover/baselines.js'
+import { HTTP_CEILING as CEILING } from '../../discover/baselines.js'
 import type { HttpBudget } from '../../measure/budget.js'
-import { shuffledRounds } from '../../measure/rounds.js'
-import { MIN_ROUNDS, perRoundRatios, summarizeRatio } from '../../measure/verdict.js'
+import { runRounds, shuffledRounds, undecidedWithPartners } from '../../measure/rounds.js'
+import { median } from '../../measure/stats.js'
+import { CONTROL_FLAG, goalText, summarizeRatio } from '../../measure/verdict.js'
 import type { IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
-import { load } from './load.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
-import { type Placement, type ServerProcess, withServers } from './servers.js'
+import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
+import { type LoadSource, openLoad } from './window.js'
 
 /** The goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
 const GOAL = 0.98
 
-/** Decided only when the whole 95 % interval of the median per-round ratio lies on one side of the goal. */
-function verdict({ low, high, rounds }: Ratio): string {
-  if (rounds.length < MIN_ROUNDS) return `undecided (n = ${rounds.length})`
-  if (low >= GOAL) return 'yes'
-  if (high < GOAL) return 'no'
-  return 'undecided at this precision'
-}
+/** Connections each server is loaded with: enough to keep a single-core server busy between responses. */
+const CONNECTIONS = 50
+
+/** A warm-up cycle's rate within this share of the previous one: the server has stopped speeding up. */
+const STEADY = 0.1
 
 /**
- * One fresh server alone on its core: a discarded warm-up (JIT, connections, the store's first
- * allocations), then the measured round.
+ * Loads a fresh server in cycles of one window per generator until two cycles in a row agree within
+ * STEADY, at most `warmupSec`. A fresh fastify server alone on a core served 1.4 k req/s in its first
+ * quarter second and 14 k from about 1.5 s on (JIT tiers, the young generation sizing itself); windows
+ * measured on that ramp compared generators at different points of it.
  */
-async function measure(server: ServerProcess, budget: HttpBudget): Promise<RoundSample> {
-  await load(server.url, { path: '/', connections: 50, durationSec: budget.warmupSec })
-  const result = await load(server.url, { path: '/', connections: 50, durationSec: budget.idsSec })
-  return { value: result.requestsPerSec, failures: result.failures }
+async function warmUntilSteady(load: LoadSource, generators: number, budget: HttpBudget): Promise<void> {
+  let previous = 0
+  for (let spent = 0; spent < budget.warmupSec; spent += generators * budget.windowSec) {
+    let completed = 0
+    for (let g = 0; g < generators; g++)
+      completed += (await load.window(budget.windowSec, { [GENERATOR_HEADER]: String(g) })).completed
+    if (previous > 0 && Math.abs(completed - previous) <= STEADY * previous) return
+    previous = completed
+  }
 }
+
+const CONTROL_SUFFIX = ' (A/A)'
+
+export interface IdsScenario {
+  readonly framework: Framework
+  /** The generators served, each a candidate id the server process rebuilds. */
+  readonly ids: readonly IdCandidate[]
+  /** Candidate ids the others are divided by, in the order their ratios are listed. */
+  readonly baselines: readonly string[]
+  /** Serve the first baseline twice, the second time as the A/A control. */
+  readonly control: boolean
+  /** Wall ms of extra rounds for undecided ratios (a race, src/measure/rounds.ts); 0: fixed rounds. */
+  readonly raceMs: number
+  readonly hasher: string
+  readonly budget: HttpBudget
+  readonly placement: Placement
+}
+
+/** One round: each candidate's window rates, cycle by cycle (undefined: a window with failures). */
+type RoundRates = ReadonlyMap<IdCandidate, readonly (number | undefined)[]>
 
 /**
  * ids-in-framework: GET / without a cookie, so every request generates an ID and stores a session.
- * Every measurement gets a fresh server that is the only one on its core: each request adds a session to
- * the in-memory store, and a store grown over earlier rounds (through its GC, presumably), not the
- * generator, made the biggest difference between rounds (1-s rounds of one reused fastify server ranged
- * 21–38 k req/s); servers kept alive beside the measured one widened the spread too (their background GC
- * and compilation, presumably; not profiled).
+ * Every round starts one fresh server on the servers' core that holds every candidate's generator and
+ * lets the request pick one by a header (a process per round: the interval resamples processes; the
+ * store starts empty each round, since a store grown over earlier rounds, through its GC presumably,
+ * made the biggest difference between rounds of a reused server: 21–38 k req/s). The server is warmed
+ * until its rate stops rising, then the round runs `windows` cycles of one short window per candidate,
+ * in a fresh order each cycle, on kept-alive connections: a ratio compares windows of the same cycle,
+ * a second or so apart, so the machine's speed and the store's size at that moment are in both. A
+ * server per candidate alive side by side on one core spread the same ratios by ±30 % (each idle
+ * server's collections landed in the others' windows). Rounds come from the one round scheduler
+ * (racing while a ratio is undecided), verdicts from the one verdict rule.
  */
-export async function idsInFramework(
-  framework: Framework,
-  ids: readonly IdCandidate[],
-  hasher: string,
-  budget: HttpBudget,
-  placement: Placement,
-  ctx: SuiteContext,
-): Promise<SuiteRow[]> {
-  const samples = new Map<IdCandidate, RoundSample[]>(ids.map((c) => [c, []]))
-  // Per round: each candidate's req/s, so ratios pair rounds by index.
-  const perRound: Map<IdCandidate, number | undefined>[] = []
-  for (const order of shuffledRounds(ids, budget.rounds, ctx.seed)) {
-    const round: RoundSample[] = []
-    for (const candidate of order) {
-      ctx.progress.step(`${framework} ids · ${candidate.label}`)
-      const spec = { framework, generator: candidate.id, hasher }
-      round.push(
-        await withServers([spec], placement.serverCpu, ([server]) =>
-          measure(server as ServerProcess, budget),
-        ),
-      )
-    }
-    const values = new Map<IdCandidate, number | undefined>()
-    for (const [i, c] of order.entries()) {
-      const sample = round[i] as RoundSample
-      samples.get(c)?.push(sample)
-      values.set(c, sample.failures === 0 ? sample.value : undefined)
-    }
-    perRound.push(values)
+export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): Promise<SuiteRow[]> {
+  const { framework, budget } = scenario
+  const first = scenario.ids.find((c) => c.id === scenario.baselines[0])
+  const control =
+    scenario.control && first
+      ? { ...first, id: `${first.id}${CONTROL_SUFFIX}`, label: `${first.label} [A/A control]` }
+      : undefined
+  const list = control ? [...scenario.ids, control] : [...scenario.ids]
+  const spec: ServerSpec = {
+    framework,
+    generator: list[0]?.id ?? '',
+    // The control is the first baseline's candidate again: a second instance of the same code.
+    generators: list.map((c) => (c === control ? (first as IdCandidate).id : c.id)),
+    hasher: scenario.hasher,
   }
-  const reqPerSec = (c: IdCandidate | undefined) => perRound.map((r) => (c ? r.get(c) : undefined))
-  /** Ratios to the ceiling and to each framework's default that ran, in the same rounds. */
-  const ratiosOf = (candidate: IdCandidate): Ratio[] =>
-    [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')].flatMap((id) => {
-      const base = ids.find((c) => c.id === id)
-      if (!base || (base === candidate && id !== CEILING)) return []
-      return [summarizeRatio(base.label, perRoundRatios(reqPerSec(candidate), reqPerSec(base), true))]
+  const headerOf = (c: IdCandidate) => ({ [GENERATOR_HEADER]: String(list.indexOf(c)) })
+  const measureRound = async (round: number): Promise<RoundRates> =>
+    withServers([spec], scenario.placement.serverCpu, async ([server]) => {
+      const load = openLoad(server?.url as string, '/', CONNECTIONS)
+      try {
+        ctx.progress.step(`${framework} ids · round ${round + 1} · warm-up`)
+        await warmUntilSteady(load, list.length, budget)
+        const rates = new Map<IdCandidate, (number | undefined)[]>(list.map((c) => [c, []]))
+        ctx.progress.step(`${framework} ids · round ${round + 1} · ${budget.windows} cycles`)
+        for (const order of shuffledRounds(list, budget.windows, ctx.seed + 7919 * (round + 1))) {
+          for (const c of order) {
+            const w = await load.window(budget.windowSec, headerOf(c))
+            rates.get(c)?.push(w.failures === 0 && w.requestsPerSec > 0 ? w.requestsPerSec : undefined)
+          }
+        }
+        return rates
+      } finally {
+        await load.close()
+      }
     })
-  return ids.map((candidate) => {
-    const summary = summarizeRounds(samples.get(candidate) ?? [])
-    const ratios = ratiosOf(candidate)
-    const ratio = ratios[0] as Ratio
+  /** Per round: the median over cycles of candidate ÷ baseline window rates of the same cycle. */
+  const ratiosIn = (rounds: readonly (RoundRates | undefined)[], candidate: IdCandidate): Ratio[] =>
+    (candidate === control ? scenario.baselines.slice(0, 1) : scenario.baselines).flatMap((id) => {
+      const base = scenario.ids.find((c) => c.id === id)
+      if (!base || (base === candidate && id !== CEILING)) return []
+      const perRound = rounds.flatMap((r) => {
+        const own = r?.get(candidate) ?? []
+        const theirs = r?.get(base) ?? []
+        const cycles = own.flatMap((v, i) => {
+          const b = theirs[i]
+          return v !== undefined && b !== undefined ? [v / b] : []
+        })
+        return cycles.length > 0 ? [median(cycles)] : []
+      })
+      return [summarizeRatio(base.label, perRound)]
+    })
+  const ROUND = 'round'
+  const measured = await runRounds(
+    [ROUND],
+    budget.rounds,
+    ctx.seed,
+    (_, round) => measureRound(round),
+    () => {},
+    scenario.raceMs > 0
+      ? {
+          maxRounds: 16,
+          budgetMs: scenario.raceMs,
+          // Every server runs in every round, so a round is run again while any ratio is undecided.
+          pending: (results) =>
+            undecidedWithPartners([ROUND], () =>
+              list.flatMap((c) => ratiosIn(results.get(ROUND) ?? [], c).map((ratio) => ({ ratio }))),
+            ),
+        }
+      : undefined,
+  )
+  const rounds = measured.get(ROUND) ?? []
+  return list.map((candidate) => {
+    const samples: RoundSample[] = rounds.flatMap((r) => {
+      const windows = r?.get(candidate) ?? []
+      if (windows.length === 0) return []
+      const clean = windows.filter((v): v is number => v !== undefined)
+      return [{ value: median(clean), failures: windows.length - clean.length }]
+    })
+    const summary = summarizeRounds(samples)
+    const ratios = ratiosIn(rounds, candidate)
+    const ceiling = ratios.find((q) => q.baseline === scenario.ids.find((c) => c.id === CEILING)?.label)
     return {
       group: `ids-in-framework · ${framework}`,
       candidate: candidate.id,
@@ -87,13 +157,20 @@ export async function idsInFramework(
       unit: 'req/s',
       higherIsBetter: true,
       samples: summary.cleanRounds,
+      rounds: samples.filter((s) => s.failures === 0).map((s) => s.value),
       ratios,
       details: {
-        [`≥ ${GOAL * 100} % of ceiling`]: candidate.id === CEILING ? 'is the ceiling' : verdict(ratio),
+        ...(ceiling
+          ? {
+              [`≥ ${GOAL * 100} % of ceiling`]:
+                candidate.id === CEILING ? 'is the ceiling' : goalText(ceiling, GOAL),
+            }
+          : {}),
         ...spreadFields(summary),
       },
       flags: [
         ...(candidate.id === CEILING ? ['ceiling (INSECURE, bench-only)'] : []),
+        ...(candidate === control ? [CONTROL_FLAG] : []),
         ...roundFlags(summary),
       ],
     }

@@ -7,35 +7,80 @@
  * closes (the bench is gone). `server-process.js <spec> --time-verify <MeasureOptions>`: prints
  * `{ "singleMs": … }`, the mean time of one verify in a process like the server's, and exits.
  */
+import { timingSafeEqual } from 'node:crypto'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { PasswordHasher } from '@authlab/core'
+import { checkIdGenerator, type PasswordHasher } from '@authlab/core'
 import { createUserDirectory, FRAMEWORKS } from '@authlab/servers'
 import { loadCandidates } from '../../discover/candidates.js'
 import { BENCH_PASSWORD, costSettings, instantiate } from '../../discover/settings.js'
 import { type MeasureOptions, measureAsync } from '../../measure/measure.js'
 import type { IdCandidate } from '../../types.js'
-import { BENCH_USER, type ServerSpec } from './servers.js'
+import { BENCH_USER, GENERATOR_HEADER, NO_HASH, type ServerSpec } from './servers.js'
 
-async function resolveSpec(spec: ServerSpec): Promise<{ generator: IdCandidate; hasher: PasswordHasher }> {
+async function resolveSpec(spec: ServerSpec): Promise<{ generators: IdCandidate[]; hasher: PasswordHasher }> {
   // The repository root: this file is benchmarks/{src,dist}/suites/http/server-process.
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..')
-  // Only the two packages this server runs: importing every strategy made each start cost seconds of CPU.
-  const { candidates } = await loadCandidates(root, { only: new Set([spec.generator, spec.hasher]) })
-  const generator = candidates.ids.find((candidate) => candidate.id === spec.generator)
+  const ids = spec.generators ?? [spec.generator]
+  // Only the packages this server runs: importing every strategy made each start cost seconds of CPU.
+  const { candidates } = await loadCandidates(root, { only: new Set([...ids, spec.hasher]) })
+  const generators = ids.map((id) => candidates.ids.find((candidate) => candidate.id === id))
+  if (generators.some((g) => g === undefined)) throw new Error(`unknown candidate in ${JSON.stringify(spec)}`)
+  if (spec.hasher === NO_HASH) return { generators: generators as IdCandidate[], hasher: noHash }
   const hashCandidate = candidates.hashers.find((candidate) => candidate.id === spec.hasher)
-  if (!generator || !hashCandidate) throw new Error(`unknown candidate in ${JSON.stringify(spec)}`)
+  if (!hashCandidate) throw new Error(`unknown candidate in ${JSON.stringify(spec)}`)
   const setting = costSettings().find((s) => s.label === spec.setting)
   const hasher = setting ? instantiate(hashCandidate, setting) : hashCandidate.create()
   if (!hasher) throw new Error(`${spec.hasher} does not run ${spec.setting}`)
-  return { generator, hasher }
+  return { generators: generators as IdCandidate[], hasher }
+}
+
+/**
+ * NO_HASH: the password itself as the stored form, compared in constant time. INSECURE and bench-only:
+ * it exists to measure what a login costs a server besides the hash.
+ */
+const noHash: PasswordHasher = {
+  info: {
+    name: NO_HASH,
+    displayName: 'no hash (INSECURE, bench-only)',
+    wraps: 'nothing',
+    algorithm: 'none',
+    runsOn: 'main-thread',
+    params: {},
+  },
+  hash: async (password) => `plain:${Buffer.from(password).toString('base64')}`,
+  verify: async (stored, password) => {
+    const expected = Buffer.from(`plain:${Buffer.from(password).toString('base64')}`)
+    const given = Buffer.from(stored)
+    return given.length === expected.length && timingSafeEqual(given, expected)
+  },
+  needsRehash: () => false,
+}
+
+/**
+ * One generator, or several chosen per request by GENERATOR_HEADER (each its own instance, also when
+ * two entries name the same candidate: an A/A control). Both frameworks hand their ID generator the
+ * request, so the choice costs a header read per new session, the same for every generator.
+ */
+function generatorOf(candidates: readonly IdCandidate[]): (request?: unknown) => string {
+  // Each one passes the servers' own check (length, alphabet, no repeats) before it is served.
+  const instances = candidates.map((candidate) => checkIdGenerator(candidate.create()))
+  if (instances.length === 1) return instances[0] as () => string
+  return (request) => {
+    // Without a request (the servers' option check calls it bare) the first one answers.
+    if (request === undefined) return (instances[0] as () => string)()
+    const header = (request as { headers?: Record<string, unknown> }).headers?.[GENERATOR_HEADER]
+    const generate = instances[Number(header)]
+    if (!generate) throw new Error(`${GENERATOR_HEADER} must be 0–${instances.length - 1}`)
+    return generate()
+  }
 }
 
 async function serve(spec: ServerSpec): Promise<void> {
-  const { generator, hasher } = await resolveSpec(spec)
+  const { generators, hasher } = await resolveSpec(spec)
   const users = await createUserDirectory(hasher, { [BENCH_USER]: BENCH_PASSWORD })
   const server = await FRAMEWORKS[spec.framework]({
-    generateId: generator.create(),
+    generateId: generatorOf(generators),
     users,
     secret: 'authlab-bench-http-suite-secret-32+chars',
   })

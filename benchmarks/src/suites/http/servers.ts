@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Framework } from '@authlab/servers'
 import { spawnJsonChild } from '../../measure/isolated.js'
@@ -6,37 +5,10 @@ import type { MeasureOptions } from '../../measure/measure.js'
 
 const ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url))
 
-/** True when util-linux `taskset` is on PATH; without it the processes share the cores (and the notes say so). */
-export function hasTaskset(): boolean {
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** Pins a process (default: this one) to one CPU; returns false when taskset is unavailable. */
-export function pin(cpu: number, pid = process.pid): boolean {
-  try {
-    execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** Undoes `pin`: lets the process run on every CPU again. */
-export function unpin(cores: number, pid = process.pid): void {
-  try {
-    execFileSync('taskset', ['-a', '-cp', `0-${cores - 1}`, String(pid)], { stdio: 'ignore' })
-  } catch {
-    // Nothing was pinned.
-  }
-}
-
 export interface ServerProcess {
   readonly url: string
+  /** The server's process id, to read its CPU time (src/measure/process-cpu.ts). */
+  readonly pid: number
   stop(): Promise<void>
 }
 
@@ -46,6 +18,8 @@ export async function startServerProcess(spec: ServerSpec, cpu: number | undefin
   const { url } = (await firstLine) as { url: string }
   return {
     url,
+    // With taskset the child is taskset itself, which execs node: the same process id.
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((done) => {
         child.removeAllListeners('exit')
@@ -92,10 +66,24 @@ export interface ServerSpec {
   readonly framework: Framework
   /** An ids candidate id: a package name or a bench reference such as `ref:counter`. */
   readonly generator: string
+  /**
+   * Several ids candidates in one server, chosen per request by the x-authlab-generator header (their
+   * index here); `generator` is then unused. One entry may appear twice: an A/A control.
+   */
+  readonly generators?: readonly string[]
   /** A hash candidate id and the cost setting (a costSettings() label) it runs at; default: its defaults. */
   readonly hasher: string
   readonly setting?: string
 }
+
+/**
+ * The hasher id of a login server with no password hash at all (INSECURE, bench-only, never a
+ * candidate): its logins cost only the server's own work, HTTP, JSON, session regenerate and store.
+ */
+export const NO_HASH = 'bench:no-hash'
+
+/** The request header naming which of a server's `generators` makes the session ID (its index). */
+export const GENERATOR_HEADER = 'x-authlab-generator'
 
 /** The account every login server holds, with BENCH_PASSWORD. */
 export const BENCH_USER = 'bench'
