@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { runRounds } from '../src/measure/rounds.js'
+import { runRounds, undecidedWithPartners } from '../src/measure/rounds.js'
 import { medianInterval, seededRandom } from '../src/measure/stats.js'
 import {
+  decidable,
   formatMagnitude,
   formatRatio,
   judge,
@@ -90,10 +91,13 @@ describe('verdicts separate direction from precision', () => {
         {
           maxRounds: 16,
           budgetMs: Number.POSITIVE_INFINITY,
-          pending: (r) =>
-            summarizeRatio('', (r.get('control') ?? []) as number[]).verdict === 'undecided'
-              ? ['control']
-              : [],
+          // The suites' own pending rule, futility stop included.
+          pending: (r, maxRounds) =>
+            undecidedWithPartners(
+              ['control'],
+              () => [{ ratio: summarizeRatio('', (r.get('control') ?? []) as number[]) }],
+              maxRounds,
+            ),
         },
       )
       verdicts.push(summarizeRatio('', (results.get('control') ?? []) as number[]).verdict)
@@ -106,6 +110,19 @@ describe('verdicts separate direction from precision', () => {
 })
 
 describe('racing rounds', () => {
+  test('a ratio more rounds could decide keeps racing; one they could not is given none (futility)', () => {
+    const q = (rounds: number[]) => summarizeRatio('', rounds)
+    // Five rounds around 0.97 with ±3 %: sixteen rounds would narrow it inside ±5 %.
+    expect(decidable(q([0.94, 0.97, 1.0, 0.96, 0.98]), 16)).toBe(true)
+    // Five rounds spread ±40 % around 1: even sixteen could not fit it inside the margin.
+    expect(decidable(q([0.6, 1.4, 1.0, 0.7, 1.3]), 16)).toBe(false)
+    // A true ratio on the margin itself (0.95) cannot be decided at any width it could reach.
+    expect(decidable(q([0.93, 0.96, 0.95, 0.94, 0.96]), 16)).toBe(false)
+    // Fewer rounds than a verdict needs: always worth another.
+    expect(decidable(q([0.5, 2]), 16)).toBe(true)
+    expect(decidable(q([0.94, 0.97, 1.0, 0.96, 0.98]), 5)).toBe(false)
+  })
+
   test('extra rounds go only to pending candidates, stay paired by index, and stop at maxRounds', async () => {
     const calls: string[] = []
     const results = await runRounds(

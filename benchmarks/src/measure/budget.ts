@@ -22,7 +22,7 @@ export const QUICK: Budget = {
   hashCallCapMs: 400,
   allSettings: false,
   settingVerifies: false,
-  lagTimeMs: 100,
+  lagTimeMs: 150,
   lagMinHashes: 1,
   concurrencyRounds: 5,
   concurrencyCapMs: 400,
@@ -31,12 +31,12 @@ export const QUICK: Budget = {
   lagRounds: 5,
   race: {
     maxRounds: 16,
-    idsMs: 8_000,
+    idsMs: 6_000,
     hashMs: 15_000,
     concurrencyMs: 10_000,
     stretchMs: 5_000,
     lagMs: 5_000,
-    inFrameworkMs: 8_000,
+    inFrameworkMs: 16_000,
   },
 }
 

@@ -1,5 +1,6 @@
 import type { Ratio } from '../types.js'
 import { median, seededRandom, shuffle } from './stats.js'
+import { decidable } from './verdict.js'
 
 /**
  * R rounds, every candidate once per round, each round in a fresh random order: a disturbance (another
@@ -24,7 +25,7 @@ export interface Race<C, R> {
    * The candidates that still need a round, given the results so far: those whose comparisons are
    * undecided, with the baselines they are compared to, so every extra round stays paired by index.
    */
-  readonly pending: (results: ReadonlyMap<C, readonly (R | undefined)[]>) => readonly C[]
+  readonly pending: (results: ReadonlyMap<C, readonly (R | undefined)[]>, maxRounds: number) => readonly C[]
 }
 
 /** One of a candidate's comparisons, and the candidates it divides by (measured in separate runs of `measure`). */
@@ -34,17 +35,19 @@ export interface Comparison<C> {
 }
 
 /**
- * The race's pending rule, the same in every suite: each candidate with an undecided comparison, with
- * the partners that comparison divides by, so every extra round stays paired by index.
+ * The race's pending rule, the same in every suite: each candidate with an undecided comparison that
+ * `maxRounds` could still decide (`decidable`), with the partners that comparison divides by, so every
+ * extra round stays paired by index.
  */
 export function undecidedWithPartners<C>(
   candidates: readonly C[],
   comparisons: (candidate: C) => readonly Comparison<C>[],
+  maxRounds: number,
 ): C[] {
   const need = new Set<C>()
   for (const candidate of candidates) {
     for (const { ratio, partners = [] } of comparisons(candidate)) {
-      if (ratio.verdict !== 'undecided') continue
+      if (ratio.verdict !== 'undecided' || !decidable(ratio, maxRounds)) continue
       need.add(candidate)
       for (const partner of partners) need.add(partner)
     }
@@ -93,7 +96,7 @@ export async function runRounds<C, R>(
     const roundMs = (pending: readonly C[]) =>
       pending.reduce((sum, c) => sum + (median(spent.get(c) ?? []) || 0), 0)
     for (let round = rounds; round < race.maxRounds; round++) {
-      const pending = race.pending(results)
+      const pending = race.pending(results, race.maxRounds)
       if (pending.length === 0) break
       if (performance.now() - started + roundMs(pending) > race.budgetMs) break
       await runRound(shuffledRounds(pending, 1, seed + round)[0] as C[], round)

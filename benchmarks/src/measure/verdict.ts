@@ -82,6 +82,46 @@ export function judge(interval: Interval, rounds: number): Verdict {
   return 'undecided'
 }
 
+/**
+ * The prediction interval's half-width, in log space, per unit of the rounds' standard deviation
+ * divided by √rounds, for many rounds: 1.96 (95 %) × √2 (two medians) × 1.2533 (a median's standard
+ * error over a mean's, normal data).
+ */
+const HALF_WIDTH_PER_SD = 1.96 * Math.SQRT2 * 1.2533
+
+/**
+ * Whether more rounds, up to `maxRounds`, could still decide an undecided ratio: with the rounds'
+ * spread so far, the interval at `maxRounds` would fit beside or inside the margin on some side, the
+ * median allowed to move by a standard error. A
+ * comparison that cannot (two generators whose processes differ by 20 % from one to the next, a true
+ * ratio sitting on the margin) is given no extra rounds: they go to the ones that can be decided
+ * (futility stopping, as in group-sequential designs; it never makes a verdict more likely, only a
+ * round less wasted).
+ */
+export function decidable(q: Ratio, maxRounds: number): boolean {
+  const n = q.rounds.length
+  if (n >= maxRounds) return false
+  if (n < MIN_ROUNDS) return true
+  const logs = q.rounds.filter((r) => r > 0).map(Math.log)
+  if (logs.length < 2 || !(q.value > 0)) return false
+  const mean = logs.reduce((sum, x) => sum + x, 0) / logs.length
+  const sd = Math.sqrt(logs.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (logs.length - 1))
+  // Three quarters of the expected width: a race stops at the first round that decides, and intervals
+  // of one width vary by about that much from run to run, so a ratio is given up only when even a
+  // narrow draw could not decide it.
+  const halfWidth = (0.75 * HALF_WIDTH_PER_SD * sd) / Math.sqrt(maxRounds)
+  // The median itself may still move by about one standard error (1.2533 σ/√n) as rounds are added.
+  const slack = (1.2533 * sd) / Math.sqrt(n)
+  const center = Math.log(q.value)
+  const [upper, lower] = [Math.log(UPPER), Math.log(LOWER)]
+  const middle = (upper + lower) / 2
+  const nearestMiddle = Math.min(center + slack, Math.max(center - slack, middle))
+  const same = Math.min(upper - nearestMiddle, nearestMiddle - lower) >= halfWidth
+  const better = center + slack - upper >= halfWidth
+  const worse = lower - (center - slack) >= halfWidth
+  return same || better || worse
+}
+
 /** The side an undecided ratio leans to, from its median. */
 export function leanOf(q: Pick<Ratio, 'value'>): 'better' | 'worse' | 'same' {
   return q.value >= UPPER ? 'better' : q.value <= LOWER ? 'worse' : 'same'

@@ -158,14 +158,18 @@ export const concurrencySuite: Suite = {
         ...ctx.budget.race,
         budgetMs: ctx.budget.race.concurrencyMs,
         // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
-        pending: (results) =>
-          undecidedWithPartners(plans, (plan) => {
-            const rounds = results.get(plan) ?? []
-            return [
-              ...(plan.control ? [controlOf(rounds)] : []),
-              ...plan.levels.map((k) => ratioAt(rounds, k)),
-            ].map((ratio) => ({ ratio }))
-          }),
+        pending: (results, maxRounds) =>
+          undecidedWithPartners(
+            plans,
+            (plan) => {
+              const rounds = results.get(plan) ?? []
+              return [
+                ...(plan.control ? [controlOf(rounds)] : []),
+                ...plan.levels.map((k) => ratioAt(rounds, k)),
+              ].map((ratio) => ({ ratio }))
+            },
+            maxRounds,
+          ),
       },
     )
     for (const plan of plans) {

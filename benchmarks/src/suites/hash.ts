@@ -143,17 +143,21 @@ export const hashSuite: Suite = {
         ...ctx.budget.race,
         budgetMs: ctx.budget.race.hashMs,
         // Pairing is inside a round (each call beside a native call), so an entry races alone.
-        pending: (results) =>
-          undecidedWithPartners(live, (e) => {
-            if (nativeOf(e) === e || !nativeOf(e)) return []
-            const rounds = results.get(e) ?? []
-            return (verified(e) ? (['hash', 'verify'] as const) : (['hash'] as const)).map((op) => ({
-              ratio: summarizeRatio(
-                '',
-                rounds.flatMap((r) => (r?.vs?.[op] !== undefined ? [r.vs[op]] : [])),
-              ),
-            }))
-          }),
+        pending: (results, maxRounds) =>
+          undecidedWithPartners(
+            live,
+            (e) => {
+              if (nativeOf(e) === e || !nativeOf(e)) return []
+              const rounds = results.get(e) ?? []
+              return (verified(e) ? (['hash', 'verify'] as const) : (['hash'] as const)).map((op) => ({
+                ratio: summarizeRatio(
+                  '',
+                  rounds.flatMap((r) => (r?.vs?.[op] !== undefined ? [r.vs[op]] : [])),
+                ),
+              }))
+            },
+            maxRounds,
+          ),
       },
     )
     const byKey = new Map(live.map((e) => [keyOf(e), measured.get(e) ?? []]))

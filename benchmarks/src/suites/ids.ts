@@ -78,7 +78,7 @@ export const idsSuite: Suite = {
         budgetMs: budget.race.idsMs,
         // Every candidate with an undecided ratio runs again, with the baselines of those ratios.
         // A candidate whose round failed (threw, hung, exited) is not given more chances to.
-        pending: (results) =>
+        pending: (results, maxRounds) =>
           undecidedWithPartners(
             list.filter((c) => !failures.has(c.id)),
             (candidate) =>
@@ -86,6 +86,7 @@ export const idsSuite: Suite = {
                 ratio,
                 partners: list.filter((c) => c.label === ratio.baseline),
               })),
+            maxRounds,
           ),
       },
     )

@@ -70,7 +70,7 @@ type LagRounds = readonly (LagFigures | undefined)[]
 export const lagSuite: Suite = {
   name: 'lag',
   description:
-    'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults, over interleaved rounds, as per-round ratios of the share of time the event loop stayed free (1 − utilization) to the native implementation of the same algorithm.',
+    'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults, over interleaved rounds, as per-round ratios of the loop-free share (1 ms timer ticks × 1 ms ÷ hashing time) to the native implementation of the same algorithm.',
   async run(candidates, ctx) {
     const notes: string[] = []
     const plans: { candidate: HashCandidate; hasher: PasswordHasher }[] = []
@@ -101,12 +101,12 @@ export const lagSuite: Suite = {
       }
     }
     ctx.progress.plan(plans.length * ctx.budget.lagRounds)
-    // The share of the hashing time the event loop was free (1 − event-loop utilization, which
-    // perf_hooks times to the microsecond): about 1 for a hasher that leaves the loop free, near 0 for one
-    // that holds it. Counting the 1 ms timer's ticks answers the same question in whole ticks, and for two
-    // free loops over a 100 ms window read ±5–18 % from round to round; the max delay is a few ms of
-    // scheduling noise there.
-    const loopFree = (rounds: LagRounds) => rounds.map((r) => (r ? 1 - r.utilization : undefined))
+    // The share of the hashing time in which the 1 ms timer still ran: about 1 for a hasher that leaves
+    // the loop free, about 1 ÷ (ms per hash) for one that holds it. A steadier figure to compare than the
+    // max delay, which for two free loops is a few ms of scheduling noise; 1 − event-loop utilization,
+    // tried instead, read 0 for a blocking hasher (no ratio) and spread 18–40 % between free ones.
+    const loopFree = (rounds: LagRounds) =>
+      rounds.map((r) => (r ? (r.ticksPerHash * TICK_MS) / r.msPerHash : undefined))
     const nativeOf = (plan: (typeof plans)[number]) =>
       plans.find((p) => p.candidate.id === nativeHashers()[plan.hasher.info.algorithm])
     const measured = await runRounds(
@@ -122,16 +122,20 @@ export const lagSuite: Suite = {
         ...ctx.budget.race,
         budgetMs: ctx.budget.race.lagMs,
         // An undecided hasher races with its native, so the extra rounds stay paired by index.
-        pending: (results) =>
-          undecidedWithPartners(plans, (plan) => {
-            const native = nativeOf(plan)
-            if (!native || native === plan) return []
-            const ratio = summarizeRatio(
-              '',
-              perRoundRatios(loopFree(results.get(plan) ?? []), loopFree(results.get(native) ?? []), true),
-            )
-            return [{ ratio, partners: [native] }]
-          }),
+        pending: (results, maxRounds) =>
+          undecidedWithPartners(
+            plans,
+            (plan) => {
+              const native = nativeOf(plan)
+              if (!native || native === plan) return []
+              const ratio = summarizeRatio(
+                '',
+                perRoundRatios(loopFree(results.get(plan) ?? []), loopFree(results.get(native) ?? []), true),
+              )
+              return [{ ratio, partners: [native] }]
+            },
+            maxRounds,
+          ),
       },
     )
     const roundsOf = (plan: (typeof plans)[number] | undefined): LagRounds =>
@@ -174,7 +178,7 @@ export const lagSuite: Suite = {
       })
     }
     notes.push(
-      `${ctx.budget.lagRounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its native), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${ctx.budget.lagTimeMs} ms (at least ${ctx.budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (1 − event-loop utilization over the window) ÷ native's, per round: 1 when both leave the loop free, far below 1 for a hasher that holds it. ${VERDICT_RULE}`,
+      `${ctx.budget.lagRounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its native), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${ctx.budget.lagTimeMs} ms (at least ${ctx.budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (ticks × tick ÷ hashing time) ÷ native's, per round: 1 when both leave the loop free, far below 1 for a hasher that holds it. ${VERDICT_RULE}`,
     )
     return { rows, notes }
   },

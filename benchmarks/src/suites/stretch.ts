@@ -62,13 +62,17 @@ async function runStretch(
         ...ctx.budget.race,
         budgetMs: ctx.budget.race.stretchMs,
         // Pairing is inside a round (each call beside its baseline's), so a job races alone.
-        pending: (results) =>
-          undecidedWithPartners(live, (job) => {
-            const partner = baselineOf(job, live, control, base)
-            return partner && partner !== job
-              ? [{ ratio: summarizeRatio('', vsOf(results.get(job) ?? [])) }]
-              : []
-          }),
+        pending: (results, maxRounds) =>
+          undecidedWithPartners(
+            live,
+            (job) => {
+              const partner = baselineOf(job, live, control, base)
+              return partner && partner !== job
+                ? [{ ratio: summarizeRatio('', vsOf(results.get(job) ?? [])) }]
+                : []
+            },
+            maxRounds,
+          ),
       },
     )
     const timings = (job: Job | undefined) => (job ? (measured.get(job) ?? []) : [])

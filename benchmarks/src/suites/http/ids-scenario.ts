@@ -131,9 +131,11 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
           maxRounds: 16,
           budgetMs: scenario.raceMs,
           // Every server runs in every round, so a round is run again while any ratio is undecided.
-          pending: (results) =>
-            undecidedWithPartners([ROUND], () =>
-              list.flatMap((c) => ratiosIn(results.get(ROUND) ?? [], c).map((ratio) => ({ ratio }))),
+          pending: (results, maxRounds) =>
+            undecidedWithPartners(
+              [ROUND],
+              () => list.flatMap((c) => ratiosIn(results.get(ROUND) ?? [], c).map((ratio) => ({ ratio }))),
+              maxRounds,
             ),
         }
       : undefined,
