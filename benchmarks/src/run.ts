@@ -119,7 +119,7 @@ async function runSuites(
     const started = performance.now()
     const { rows, notes } =
       suite.placement === 'one-core'
-        ? await onMeasureCore(cores, async (cpu) => {
+        ? await onMeasureCore(async (cpu) => {
             const result = await suite.run(candidates, ctx)
             return { rows: result.rows, notes: [placementNote(cpu), ...result.notes] }
           })

@@ -76,7 +76,17 @@ export const FULL: Budget = {
  * rising (at most `warmupSec`), then `windows` cycles of one `windowSec` window per server. Logins are
  * counted, not timed (see the login scenario); their servers get `warmupLogins` first.
  */
-export const HTTP_BUDGETS = {
+export interface HttpBudget {
+  readonly rounds: number
+  readonly warmupSec: number
+  readonly windowSec: number
+  readonly windows: number
+  readonly loginRounds: number
+  readonly loginSec: number
+  readonly warmupLogins: number
+}
+
+export const HTTP_BUDGETS: { readonly quick: HttpBudget; readonly full: HttpBudget } = {
   quick: {
     rounds: 5,
     warmupSec: 3,
@@ -87,5 +97,4 @@ export const HTTP_BUDGETS = {
     warmupLogins: 4,
   },
   full: { rounds: 10, warmupSec: 5, windowSec: 1, windows: 5, loginRounds: 4, loginSec: 5, warmupLogins: 16 },
-} as const
-export type HttpBudget = (typeof HTTP_BUDGETS)[keyof typeof HTTP_BUDGETS]
+}

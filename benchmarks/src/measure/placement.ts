@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 
 /**
  * Which cores the measured work may use. A thread free to move between virtual CPUs is timed with
@@ -8,15 +9,25 @@ import { execFileSync } from 'node:child_process'
  * scrypt went from 7 % to 4 %, argon2id from 10 % to 7.5 %. Idle vCPUs are halted by the host and a
  * thread that wakes on one pays for it in time the guest counts as its own.
  *
- * So the CPU-time suites run on one core (`measureCpu`): this process and every thread and process it
- * starts (the libuv pool, worker threads, the ids suite's measuring processes) inherit the pin. The
- * suites whose point is parallelism (concurrency, lag) keep every core; the http suite puts its
- * servers on CPU 0 and the load generator on `measureCpu`.
+ * So the CPU-time suites run on one core (`onMeasureCore`): this process and every thread and process
+ * it starts (the libuv pool, worker threads, the ids suite's measuring processes) inherit the pin. The
+ * suites whose point is parallelism keep every core (concurrency pins only its event loop); the http
+ * suites put their servers on the first allowed CPU and the load generator on the last. Only CPUs this
+ * process is allowed on are used: a bench started under `taskset -c 0` stays there, unpinned.
  */
 
-/** The core the CPU-time suites (and the http load generator) run on: the last one, away from CPU 0. */
-export function measureCpu(cores: number): number {
-  return Math.max(0, cores - 1)
+/** The CPUs this process may run on now (its affinity), in order; [] where /proc does not say. */
+export function allowedCpus(): number[] {
+  try {
+    const list = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? ''
+    return list.split(',').flatMap((range) => {
+      const [from, to = from] = range.split('-').map(Number)
+      if (!Number.isInteger(from) || !Number.isInteger(to)) return []
+      return Array.from({ length: (to as number) - (from as number) + 1 }, (_, i) => (from as number) + i)
+    })
+  } catch {
+    return []
+  }
 }
 
 /** True when util-linux `taskset` is on PATH; without it nothing is pinned (and the notes say so). */
@@ -29,43 +40,82 @@ export function hasTaskset(): boolean {
   }
 }
 
-/** Pins every thread of a process (default: this one) to one CPU; false when taskset is unavailable. */
-export function pin(cpu: number, pid = process.pid): boolean {
+/** Sets the affinity of this process: every thread (`all`) or only its main thread, to a CPU list. */
+function setAffinity(list: string, all: boolean): boolean {
   try {
-    execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' })
+    execFileSync('taskset', [...(all ? ['-a'] : []), '-cp', list, String(process.pid)], { stdio: 'ignore' })
     return true
   } catch {
     return false
   }
 }
 
-/** Undoes `pin`: lets every thread of the process run on every CPU again. */
-export function unpin(cores: number, pid = process.pid): void {
-  try {
-    execFileSync('taskset', ['-a', '-cp', `0-${cores - 1}`, String(pid)], { stdio: 'ignore' })
-  } catch {
-    // Nothing was pinned.
+/** Where a pin may go: the first and last allowed CPUs, when there are two or more and taskset exists. */
+export interface Placement {
+  /** The other side of the work: the http servers, row [2]'s helper. */
+  readonly first: number
+  /** The measuring side: the CPU-time suites, the event loop, the load generator. */
+  readonly last: number
+  /** Lets every thread of this process run where it could before. */
+  release(): void
+}
+
+/** The CPUs allowed when the bench started, before any suite pinned it: every placement is within them. */
+const STARTED_ON = allowedCpus()
+
+/**
+ * Takes this process's CPUs for pinning, or undefined (one allowed CPU, or no taskset): the caller
+ * then runs unpinned and says so. Releasing restores the affinity the bench started with.
+ */
+export function placement(): Placement | undefined {
+  const cpus = STARTED_ON
+  if (cpus.length < 2 || !hasTaskset()) return undefined
+  const before = cpus.join(',')
+  return {
+    first: cpus[0] as number,
+    last: cpus.at(-1) as number,
+    release: () => void setAffinity(before, true),
   }
 }
 
 /**
- * Runs `body` with this process pinned to `measureCpu(cores)` when the box has two cores or more and
- * taskset exists; `body` learns the CPU (or undefined: not pinned). Unpinned again afterwards, also
- * when `body` throws.
+ * Runs `body` with this process (every thread, and the processes it starts) pinned to the last allowed
+ * CPU; `body` learns the CPU, or undefined when nothing could be pinned. Released afterwards, also when
+ * `body` throws.
  */
-export async function onMeasureCore<T>(cores: number, body: (cpu: number | undefined) => Promise<T>) {
-  const cpu = measureCpu(cores)
-  const pinned = cores >= 2 && hasTaskset() && pin(cpu)
+export async function onMeasureCore<T>(body: (cpu: number | undefined) => Promise<T>): Promise<T> {
+  const at = placement()
+  const cpu = at && setAffinity(String(at.last), true) ? at.last : undefined
   try {
-    return await body(pinned ? cpu : undefined)
+    return await body(cpu)
   } finally {
-    if (pinned) unpin(cores)
+    if (cpu !== undefined) at?.release()
   }
+}
+
+/**
+ * Pins every thread of this process to the last allowed CPU, for a caller that manages the release
+ * itself (the http suites, whose servers take the first); undefined when nothing could be pinned.
+ */
+export function pinProcess(): Placement | undefined {
+  const at = placement()
+  return at && setAffinity(String(at.last), true) ? at : undefined
+}
+
+/**
+ * Pins only this process's main thread (its event loop) to the last allowed CPU, leaving the threads
+ * that already exist (libuv's pool, worker threads) free on every core; threads started later inherit
+ * the pin, so the caller starts its pools first. A main-thread hasher timed unpinned carried the cost of
+ * its thread moving between vCPUs (20–35 ms for a 20 ms PBKDF2), while parallel work needs all cores.
+ */
+export function pinMainThread(): Placement | undefined {
+  const at = placement()
+  return at && setAffinity(String(at.last), false) ? at : undefined
 }
 
 /** The note a one-core suite carries: where its work ran. */
 export function placementNote(cpu: number | undefined): string {
   return cpu === undefined
-    ? 'Not pinned (one core, or taskset unavailable): threads moved between cores, which widens CPU-time figures.'
+    ? 'Not pinned (one core allowed, or taskset unavailable): threads moved between cores, which widens CPU-time figures.'
     : `This process, its threads and the processes it started ran on CPU ${cpu} alone (taskset), so no thread was timed while moving between cores.`
 }

@@ -2,6 +2,7 @@ import type { PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
 import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
+import { pinMainThread } from '../measure/placement.js'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
@@ -145,33 +146,41 @@ export const concurrencySuite: Suite = {
         'the first single hash of each sequence',
         rounds.flatMap((r) => (r?.control !== undefined ? [r.control] : [])),
       )
-    const measured = await runRounds(
-      plans,
-      ctx.budget.concurrencyRounds,
-      ctx.seed,
-      async (plan, round) => {
-        ctx.progress.step(`round ${round + 1} · ${plan.label}`)
-        return measureRound(plan)
-      },
-      (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
-      ctx.budget.race && {
-        ...ctx.budget.race,
-        budgetMs: ctx.budget.race.concurrencyMs,
-        // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
-        pending: (results, maxRounds) =>
-          undecidedWithPartners(
-            plans,
-            (plan) => {
-              const rounds = results.get(plan) ?? []
-              return [
-                ...(plan.control ? [controlOf(rounds)] : []),
-                ...plan.levels.map((k) => ratioAt(rounds, k)),
-              ].map((ratio) => ({ ratio }))
-            },
-            maxRounds,
-          ),
-      },
-    )
+    // The event loop on one core, the pools (started by the warm-ups above) on every core.
+    const pinned = pinMainThread()
+    const mainCpu = pinned?.last
+    let measured: Map<Plan, (Round | undefined)[]>
+    try {
+      measured = await runRounds(
+        plans,
+        ctx.budget.concurrencyRounds,
+        ctx.seed,
+        async (plan, round) => {
+          ctx.progress.step(`round ${round + 1} · ${plan.label}`)
+          return measureRound(plan)
+        },
+        (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
+        ctx.budget.race && {
+          ...ctx.budget.race,
+          budgetMs: ctx.budget.race.concurrencyMs,
+          // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
+          pending: (results, maxRounds) =>
+            undecidedWithPartners(
+              plans,
+              (plan) => {
+                const rounds = results.get(plan) ?? []
+                return [
+                  ...(plan.control ? [controlOf(rounds)] : []),
+                  ...plan.levels.map((k) => ratioAt(rounds, k)),
+                ].map((ratio) => ({ ratio }))
+              },
+              maxRounds,
+            ),
+        },
+      )
+    } finally {
+      pinned?.release()
+    }
     for (const plan of plans) {
       const rounds = measured.get(plan) ?? []
       if (plan.control) {
@@ -215,7 +224,7 @@ export const concurrencySuite: Suite = {
       }
     }
     notes.push(
-      `${threadpoolNote()}; ${ctx.cores} cores, every one in use (parallelism is the point, so this suite is not pinned and is timed in wall time: load from other processes lowers its figures). ${ctx.budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; a round is one or more sequences (as many as fit ${ctx.budget.concurrencyRoundMs} ms; "sequences" in the details) of one hash alone, a burst of each K started together, and one hash alone again, the order reversed every other sequence. Ratio = the burst's hashes/s ÷ the single hash's of the same sequence, the median over a round's sequences: the speed-up, at most min(K, cores) (× limit in the details), about min(K, cores) for a strategy that spreads over the cores, 1 for one on the main thread. The A/A control (native bcrypt's plan) times one hash alone twice in each sequence and divides the two. ${VERDICT_RULE}`,
+      `${threadpoolNote()}; ${ctx.cores} cores, every one in use (parallelism is the point, so only the event loop is pinned, ${mainCpu === undefined ? 'here not at all (one core, or no taskset)' : `to CPU ${mainCpu}`}, and the suite is timed in wall time: load from other processes lowers its figures). ${ctx.budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; a round is one or more sequences (as many as fit ${ctx.budget.concurrencyRoundMs} ms; "sequences" in the details) of one hash alone, a burst of each K started together, and one hash alone again, the order reversed every other sequence. Ratio = the burst's hashes/s ÷ the single hash's of the same sequence, the median over a round's sequences: the speed-up, at most min(K, cores) (× limit in the details), about min(K, cores) for a strategy that spreads over the cores, 1 for one on the main thread. The A/A control (native bcrypt's plan) times one hash alone twice in each sequence and divides the two. ${VERDICT_RULE}`,
     )
     return { rows, notes }
   },

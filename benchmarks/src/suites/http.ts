@@ -1,7 +1,7 @@
 import type { Framework } from '@authlab/servers'
 import { HTTP_CEILING as CEILING, ID_BASELINES, ID_CEILING } from '../discover/baselines.js'
 import { FULL, HTTP_BUDGETS, type HttpBudget } from '../measure/budget.js'
-import { hasTaskset, measureCpu, pin, unpin } from '../measure/placement.js'
+import { pinProcess } from '../measure/placement.js'
 import { VERDICT_RULE } from '../measure/verdict.js'
 import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
 import { idsInFramework } from './http/ids-scenario.js'
@@ -18,20 +18,19 @@ async function withHttpPlacement(
   ctx: SuiteContext,
   body: (placement: Placement, notes: string[]) => Promise<SuiteResult>,
 ): Promise<SuiteResult> {
-  const loadCpu = measureCpu(ctx.cores)
-  const pinned = ctx.cores >= 2 && hasTaskset() && pin(loadCpu)
+  const pinned = pinProcess()
   const placement: Placement = pinned
-    ? { serverCpu: 0, serverCores: 1 }
+    ? { serverCpu: pinned.first, serverCores: 1 }
     : { serverCpu: undefined, serverCores: ctx.cores }
   const notes = [
     pinned
-      ? `Each server process pinned to CPU 0 and autocannon (this process) to CPU ${loadCpu} with taskset.`
-      : 'taskset unavailable (or one core): servers and autocannon share the cores; figures are lower and noisier.',
+      ? `Each server process pinned to CPU ${pinned.first} and the load generator (this process) to CPU ${pinned.last} with taskset.`
+      : 'taskset unavailable (or one core allowed): servers and the load generator share the cores; figures are lower and noisier.',
   ]
   try {
     return await body(placement, notes)
   } finally {
-    if (pinned) unpin(ctx.cores)
+    pinned?.release()
   }
 }
 

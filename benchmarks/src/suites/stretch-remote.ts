@@ -1,11 +1,10 @@
 import type { RemoteScryptSetup } from '@authlab/stretch-helper'
+import { placement } from '../measure/placement.js'
 import { median } from '../measure/stats.js'
 
 /** Starts a helper process (on `cpu` when given) and a client connected to it. */
 export type StartRemote = (options: { cpu?: number; rttMs: number }) => Promise<RemoteScryptSetup>
 
-/** The helper's core when the box has two or more; the client (this process) runs on the suite's measure core. */
-const HELPER_CPU = 0
 /** Loopback round trips timed to say what the network costs under row [2]. */
 const PROBES = 20
 
@@ -38,7 +37,7 @@ async function loopbackRoundTripMs(url: string): Promise<number> {
 }
 
 /**
- * Row [2]'s helper: its own process on CPU 0, with taskset when the box has two cores, while this
+ * Row [2]'s helper: its own process on the first allowed CPU, with taskset when there are two, while this
  * process (the client, which also runs rows [1], [3] and [4]) runs on the suite's measure core, so the
  * helper's scrypt never competes with the client's PBKDF2 for a core. Whether the pin happened is said
  * in the notes.
@@ -47,12 +46,10 @@ async function loopbackRoundTripMs(url: string): Promise<number> {
  * before queueing and half after the work, outside its scrypt slots, the way a network delays a request
  * and its answer without occupying the server. The bench adds no delay of its own.
  */
-export async function openRemoteHelper(
-  start: StartRemote,
-  rttMs: number,
-  cores: number,
-): Promise<RemoteHelper> {
-  const setup = await start({ ...(cores >= 2 ? { cpu: HELPER_CPU } : {}), rttMs })
+export async function openRemoteHelper(start: StartRemote, rttMs: number): Promise<RemoteHelper> {
+  // The first allowed CPU: the client (this process) runs on the suite's measure core, the last.
+  const helperCpu = placement()?.first
+  const setup = await start({ ...(helperCpu !== undefined ? { cpu: helperCpu } : {}), rttMs })
   const close = () => setup.close()
   let probeMs: number
   try {
@@ -63,7 +60,7 @@ export async function openRemoteHelper(
   }
   const network = networkLabel(rttMs)
   const helperAt = setup.helper.pinned
-    ? `pinned to CPU ${HELPER_CPU} with taskset`
+    ? `pinned to CPU ${helperCpu} with taskset`
     : 'not pinned (taskset unavailable or one core)'
   const probe = `a GET /health round trip to the helper took ${probeMs.toFixed(2)} ms (median of ${PROBES})`
   const notes = [

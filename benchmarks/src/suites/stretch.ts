@@ -25,7 +25,7 @@ async function runStretch(
   if (chains.length === 0) notes.push('No stretch package with a createStretcher export was discovered.')
   else {
     try {
-      remote = await openRemoteHelper(start, ctx.simulatedRttMs ?? 0, ctx.cores)
+      remote = await openRemoteHelper(start, ctx.simulatedRttMs ?? 0)
     } catch (error) {
       notes.push(`Row [2] not measured: the scrypt helper did not start (${message(error)}).`)
     }

@@ -3,7 +3,8 @@ import type { Framework } from '@authlab/servers'
 import { spawnJsonChild } from '../../measure/isolated.js'
 import type { MeasureOptions } from '../../measure/measure.js'
 
-const ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url))
+// Always the built entry (benchmarks/dist), also when this module runs from src/ under the test runner.
+const ENTRY = fileURLToPath(new URL('../../../dist/suites/http/server-process.js', import.meta.url))
 
 export interface ServerProcess {
   readonly url: string
