@@ -64,9 +64,8 @@ export const httpSuite: Suite = {
         notes.push(`${CEILING} filtered out: no ceiling ratio.`)
       const full = ctx.budget === FULL
       const entries = await loginEntries(candidates.hashers, full, loginGenerator, budget, placement)
-      ctx.progress.plan(
-        FRAMEWORKS.length * (budget.rounds * served.length + budget.loginRounds * entries.length),
-      )
+      // Per framework: a warm-up and a cycle step per ids round, the no-hash server, the login rounds.
+      ctx.progress.plan(FRAMEWORKS.length * (2 * budget.rounds + 1 + budget.loginRounds * entries.length))
       const rows: SuiteRow[] = []
       // Ratios to the ceiling and to each framework's default; randomUUID is no framework's here.
       const baselines = [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')]
@@ -100,7 +99,7 @@ export const idsInFastifySuite: Suite = {
       const missing = IN_FASTIFY.filter((id) => !ids.some((c) => c.id === id))
       if (missing.length > 0)
         notes.push(`Not served (filtered out or not discovered): ${missing.join(', ')}.`)
-      ctx.progress.plan(ids.length * budget.rounds)
+      ctx.progress.plan(2 * budget.rounds)
       const rows = await idsInFramework(
         {
           framework: 'fastify',
