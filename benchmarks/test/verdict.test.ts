@@ -116,6 +116,8 @@ describe('racing rounds', () => {
     expect(decidable(q([0.94, 0.97, 1.0, 0.96, 0.98]), 16)).toBe(true)
     // Five rounds spread ±40 % around 1: even sixteen could not fit it inside the margin.
     expect(decidable(q([0.6, 1.4, 1.0, 0.7, 1.3]), 16)).toBe(false)
+    // One disturbed round among steady ones: the median's interval barely moves, so racing goes on.
+    expect(decidable(q([0.98, 0.99, 1.015, 0.999, 1.36]), 16)).toBe(true)
     // A true ratio on the margin itself (0.95) cannot be decided at any width it could reach.
     expect(decidable(q([0.93, 0.96, 0.95, 0.94, 0.96]), 16)).toBe(false)
     // Fewer rounds than a verdict needs: always worth another.

@@ -90,8 +90,8 @@ export const HTTP_BUDGETS: { readonly quick: HttpBudget; readonly full: HttpBudg
   quick: {
     rounds: 5,
     warmupSec: 3,
-    windowSec: 0.2,
-    windows: 5,
+    windowSec: 0.15,
+    windows: 9,
     loginRounds: 5,
     loginSec: 0.5,
     warmupLogins: 4,
