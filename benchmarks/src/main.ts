@@ -9,6 +9,7 @@ import { installedVersion } from '@authlab/workspace'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
 import { MIN_EFFECT_PCT, VERDICT_RULE } from './measure/verdict.js'
+import { auditText } from './report/audit.js'
 import { renderComparison } from './report/compare.js'
 import { terminalLines, terminalText } from './report/escape.js'
 import { figureBlocks, regenerate } from './report/figures.js'
@@ -17,7 +18,7 @@ import { findRuns, renderIndexHtml } from './report/html-index.js'
 import { COMPACT_WIDTH, useColor } from './report/terminal.js'
 import { compareResults } from './results/compare.js'
 import { readResults, resultsPathInside } from './results/results.js'
-import { ratioSpread } from './results/spread.js'
+import { ratioSpread, verdictAudit } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
 import { parseRuntimes } from './runtimes/across.js'
 import { SUITES } from './suites/index.js'
@@ -169,7 +170,8 @@ function compareCommand(
 
 function spreadCommand(files: string[], startDir: string, io: Io): number {
   if (files.length < 2) throw new UsageError('spread takes two or more results files')
-  for (const s of ratioSpread(files.map((file) => readResults(resolve(startDir, file))))) {
+  const runs = files.map((file) => readResults(resolve(startDir, file)))
+  for (const s of ratioSpread(runs)) {
     // Three significant digits: a ratio of 0.0418 must not print as 0.04.
     const fmt = (v: number) => v.toPrecision(3)
     const values = s.values.map((v) => (v === undefined ? '–' : fmt(v))).join(' / ')
@@ -177,6 +179,7 @@ function spreadCommand(files: string[], startDir: string, io: Io): number {
       `${terminalText(s.key)}: ${values} (min–max ${fmt(s.min)}–${fmt(s.max)}, ±${s.maxDeviationPct.toFixed(1)} % of the median ${fmt(s.median)} × vs ${terminalText(s.baseline)})\n`,
     )
   }
+  io.stdout(terminalLines(auditText(verdictAudit(runs))))
   return EXIT.ok
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { seededRandom } from '../src/measure/stats.js'
 import { compareResults, decide } from '../src/results/compare.js'
 import type { ResultsFile } from '../src/results/results.js'
-import { ratioSpread } from '../src/results/spread.js'
+import { ratioSpread, verdictAudit } from '../src/results/spread.js'
 import type { Row } from '../src/types.js'
 import { roundsAround, syntheticResults, withFastRatios } from './fixtures.js'
 
@@ -107,5 +107,32 @@ describe('ratioSpread over consecutive runs', () => {
     const spread = ratioSpread(runs).find((s) => s.key === 'ids · IDs/s · @authlab/id-fast')
     expect(spread).toMatchObject({ values: [2.4, 2.6, 2.5], min: 2.4, max: 2.6, median: 2.5 })
     expect(spread?.maxDeviationPct).toBeCloseTo(4, 9)
+  })
+})
+
+describe('verdictAudit over consecutive runs', () => {
+  test('counts decided comparisons per suite, verdicts that change between runs and intervals that miss', () => {
+    // id-fast at 2.5× ±2 %, then at 1.0× (decided "same"): a flip, and neither interval covers the other median.
+    const runs = [withFastRatios(roundsAround(2.5)), withFastRatios(roundsAround(1))]
+    const audit = verdictAudit(runs)
+    const fast = 'ids · IDs/s · @authlab/id-fast'
+    expect(audit.flips.filter((f) => f.startsWith(fast))).toHaveLength(1)
+    expect(audit.flips.find((f) => f.startsWith(fast))).toMatch(/better \/ same$/)
+    const [first] = audit.runs
+    expect(first?.suites.get('ids')?.decided).toBeGreaterThan(0)
+    // The fixture's random-int row has 3 rounds, fewer than a verdict needs, far beyond the margin.
+    expect(first?.beyondMarginUndecided).toEqual([
+      'ids · IDs/s · @authlab/id-random-int ÷ crypto.randomUUID() [ref]',
+    ])
+    expect(first?.controlsOff).toEqual([])
+    expect(audit.coverage.covered).toBeLessThan(audit.coverage.pairs)
+  })
+
+  test('the same run twice: no flips, every decided interval covers the other median', () => {
+    const run = withFastRatios(roundsAround(2.5))
+    const audit = verdictAudit([run, run])
+    expect(audit.flips).toEqual([])
+    expect(audit.coverage.pairs).toBeGreaterThan(0)
+    expect(audit.coverage.covered).toBe(audit.coverage.pairs)
   })
 })

@@ -1,5 +1,6 @@
 import { median } from '../measure/stats.js'
-import type { Row } from '../types.js'
+import { CONTROL_FLAG, MIN_EFFECT_PCT } from '../measure/verdict.js'
+import type { Ratio, Row } from '../types.js'
 import type { ResultsFile } from './results.js'
 
 export interface RatioSpread {
@@ -44,4 +45,85 @@ export function ratioSpread(files: readonly ResultsFile[]): RatioSpread[] {
     const values = perFile.map((map) => map.get(key))
     return { key, baseline, values, ...spreadOf(values.filter((v): v is number => v !== undefined)) }
   })
+}
+
+/** One run's verdicts, counted: what a reader of several runs asks before trusting any of them. */
+export interface RunVerdicts {
+  /** Per suite: comparisons other than A/A controls, and how many of them are decided (better, worse, same). */
+  readonly suites: ReadonlyMap<string, { readonly decided: number; readonly total: number }>
+  /** Ratios whose whole interval lies beyond the margin yet do not read better or worse. */
+  readonly beyondMarginUndecided: readonly string[]
+  /** "same" verdicts whose interval reaches more than twice the margin from 1. */
+  readonly wideSame: readonly string[]
+  /** A/A controls that read better or worse. */
+  readonly controlsOff: readonly string[]
+}
+
+/** How several runs of one commit agree: each run's verdicts, and their verdicts across runs. */
+export interface VerdictAudit {
+  readonly runs: readonly RunVerdicts[]
+  /** Comparisons decided in two runs with different verdicts. */
+  readonly flips: readonly string[]
+  /** Pairs (a decided interval of one run, the same ratio's median in another) and how many it covers. */
+  readonly coverage: { readonly covered: number; readonly pairs: number }
+}
+
+const isDecided = (q: Ratio) => q.verdict === 'better' || q.verdict === 'worse' || q.verdict === 'same'
+
+/** Every ratio of a run by a key that names its row and baseline. */
+function ratiosOf(file: ResultsFile): Map<string, { suite: string; control: boolean; ratio: Ratio }> {
+  const map = new Map<string, { suite: string; control: boolean; ratio: Ratio }>()
+  for (const row of file.suites.flatMap((s) => s.rows)) {
+    for (const ratio of row.ratios) {
+      if (ratio.rounds.length === 0) continue
+      map.set(`${rowKey(row)} ÷ ${ratio.baseline}`, {
+        suite: row.suite,
+        control: row.flags.includes(CONTROL_FLAG),
+        ratio,
+      })
+    }
+  }
+  return map
+}
+
+/** The verdict audit of several runs (see VerdictAudit); the rule itself lives in measure/verdict.ts. */
+export function verdictAudit(files: readonly ResultsFile[]): VerdictAudit {
+  const [upper, lower] = [1 + MIN_EFFECT_PCT / 100, 1 - MIN_EFFECT_PCT / 100]
+  const perRun = files.map(ratiosOf)
+  const runs = perRun.map((ratios): RunVerdicts => {
+    const suites = new Map<string, { decided: number; total: number }>()
+    const beyondMarginUndecided: string[] = []
+    const wideSame: string[] = []
+    const controlsOff: string[] = []
+    for (const [key, { suite, control, ratio }] of ratios) {
+      if (control) {
+        if (ratio.verdict === 'better' || ratio.verdict === 'worse') controlsOff.push(key)
+        continue
+      }
+      const counts = suites.get(suite) ?? { decided: 0, total: 0 }
+      suites.set(suite, { decided: counts.decided + (isDecided(ratio) ? 1 : 0), total: counts.total + 1 })
+      const beyond = ratio.low >= upper || ratio.high <= lower
+      if (beyond && ratio.verdict !== 'better' && ratio.verdict !== 'worse') beyondMarginUndecided.push(key)
+      const wide = ratio.low < 1 - (2 * MIN_EFFECT_PCT) / 100 || ratio.high > 1 + (2 * MIN_EFFECT_PCT) / 100
+      if (ratio.verdict === 'same' && wide) wideSame.push(key)
+    }
+    return { suites, beyondMarginUndecided, wideSame, controlsOff }
+  })
+  const flips: string[] = []
+  let [covered, pairs] = [0, 0]
+  const keys = new Set(perRun.flatMap((ratios) => [...ratios.keys()]))
+  for (const key of keys) {
+    const seen = perRun.map((ratios) => ratios.get(key)).filter((r) => r !== undefined)
+    if (seen[0]?.control) continue
+    const decided = seen.filter((r) => isDecided(r.ratio))
+    if (new Set(decided.map((r) => r.ratio.verdict)).size > 1)
+      flips.push(`${key}: ${decided.map((r) => r.ratio.verdict).join(' / ')}`)
+    for (const own of decided)
+      for (const other of seen) {
+        if (other === own) continue
+        pairs++
+        if (own.ratio.low <= other.ratio.value && other.ratio.value <= own.ratio.high) covered++
+      }
+  }
+  return { runs, flips, coverage: { covered, pairs } }
 }
