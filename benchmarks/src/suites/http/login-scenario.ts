@@ -81,6 +81,9 @@ const OWN_WORK_LOGINS = 400
 /** Health checks per second while logins run: a few per cent of the servers' core (see probe.ts). */
 export const PROBE_PER_SECOND = 200
 
+/** How long the health checks' own CPU share is read on the no-hash server: 200 checks at 200/s. */
+const PROBE_SHARE_MS = 1000
+
 /**
  * login: POST /login back to back on 4 connections (enough to keep libuv's 4 threads busy for the hashers
  * that offload) while GET /health arrives at a steady PROBE_PER_SECOND — the production cost of a blocking
@@ -117,7 +120,15 @@ export async function loginScenario(
       const run = await load(url, { ...post, amount: OWN_WORK_LOGINS })
       const after = processCpuMs(pid)
       const cpuMs = before !== undefined && after !== undefined ? (after - before) / run.total : undefined
-      return { cpuMs, perSec: run.requestsPerSec }
+      // The health checks' own share of the core, with nothing else to do: the logins get the rest.
+      const probe = startProbe(url, '/health', PROBE_PER_SECOND)
+      const [probeStart, cpuStart] = [performance.now(), processCpuMs(pid)]
+      await new Promise((resolve) => setTimeout(resolve, PROBE_SHARE_MS))
+      const [probeEnd, cpuEnd] = [performance.now(), processCpuMs(pid)]
+      await probe.finish(probeStart, probeEnd)
+      const probeShare =
+        cpuStart !== undefined && cpuEnd !== undefined ? (cpuEnd - cpuStart) / (probeEnd - probeStart) : 0
+      return { cpuMs, perSec: run.requestsPerSec, probeShare }
     },
   )
   /** Per entry and round, the server's CPU ms per login (every thread: event loop and libuv pool). */
@@ -151,12 +162,17 @@ export async function loginScenario(
     // The limit: a login costs the core one verify (timed once, before the rounds, in a fresh process on
     // the servers' core) plus the server's own work (timed on the no-hash server); each clean round's
     // rate is divided by it. Without the server's own work it is only an upper bound no server reaches.
+    // The health checks arriving meanwhile take their own share of the core first (measured alone).
     const withOwnWork = own.cpuMs === undefined ? undefined : limit.singleMs + own.cpuMs
-    const perSec = withOwnWork === undefined ? limit.perSec : (limit.perSec * limit.singleMs) / withOwnWork
+    const perSec =
+      withOwnWork === undefined
+        ? limit.perSec
+        : ((limit.perSec * limit.singleMs) / withOwnWork) *
+          Math.max(0, 1 - own.probeShare / placement.serverCores)
     const ratio = summarizeRatio(
       withOwnWork === undefined
         ? 'cores ÷ single-hash time'
-        : "cores ÷ (single-hash time + the server's own work)",
+        : "cores less the health checks' share ÷ (single-hash time + the server's own work)",
       (samples.get(e) ?? []).flatMap((s) => (s.failures === 0 ? [s.value / perSec] : [])),
     )
     const cpu = median(cpuPerLogin.get(e) ?? [])
@@ -175,6 +191,7 @@ export async function loginScenario(
         'limit logins/s': perSec,
         'single verify ms': limit.singleMs,
         "server's own work ms/login": finite(own.cpuMs ?? Number.NaN),
+        'health checks % of core': finite((100 * own.probeShare) / placement.serverCores),
         'limit without own work': limit.perSec,
         'server CPU ms/login': finite(cpu),
         // Logins/s × CPU per login ÷ cores: the share of the servers' core the logins kept busy.
