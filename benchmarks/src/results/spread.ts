@@ -74,13 +74,12 @@ const isDecided = (q: Ratio) => q.verdict === 'better' || q.verdict === 'worse' 
 function ratiosOf(file: ResultsFile): Map<string, { suite: string; control: boolean; ratio: Ratio }> {
   const map = new Map<string, { suite: string; control: boolean; ratio: Ratio }>()
   for (const row of file.suites.flatMap((s) => s.rows)) {
-    for (const ratio of row.ratios) {
+    const control = row.flags.includes(CONTROL_FLAG)
+    // A control's own comparison is its first ratio (the same code as its baseline); its ratios to
+    // other baselines repeat that baseline's and are no comparison of their own.
+    for (const ratio of control ? row.ratios.slice(0, 1) : row.ratios) {
       if (ratio.rounds.length === 0) continue
-      map.set(`${rowKey(row)} ÷ ${ratio.baseline}`, {
-        suite: row.suite,
-        control: row.flags.includes(CONTROL_FLAG),
-        ratio,
-      })
+      map.set(`${rowKey(row)} ÷ ${ratio.baseline}`, { suite: row.suite, control, ratio })
     }
   }
   return map
