@@ -73,14 +73,26 @@ export async function checkCell(
     })
   })
   // Independent of the flow above (own sessions; the expiry checks on their own namespace), so they run
-  // alongside it: the expiry check is mostly waiting.
+  // alongside it: the expiry check is mostly waiting. The load check starts once rolling has decided:
+  // rolling judges by the time between its requests, and the load check is what lengthened them (every
+  // cell's load on one store, in this process: a file store's touches waited behind it in libuv's
+  // threadpool for 5 s), whereas the expiry wait only gets longer under load, which it tolerates.
+  let rollingDecided = () => {}
+  const decided = new Promise<void>((resolve) => {
+    rollingDecided = resolve
+  })
   const expiry = Steps.outcome(async (steps) => {
     const sendExpiring = (request: Parameters<StoreHarness['request']>[2] = {}) =>
       send({ ...request, namespace: 'expiring' })
-    const rolled = await checkRolling(steps, harness, sendExpiring)
+    let rolled: Awaited<ReturnType<typeof checkRolling>>
+    try {
+      rolled = await checkRolling(steps, harness, sendExpiring)
+    } finally {
+      rollingDecided()
+    }
     await checkExpiry(steps, harness, sendExpiring, rolled)
   })
-  const load = Steps.outcome((steps) => checkLoad(steps, harness, key, send, options))
+  const load = decided.then(() => Steps.outcome((steps) => checkLoad(steps, harness, key, send, options)))
   return firstFailure(await Promise.all([flow, expiry, load]))
 }
 
@@ -105,7 +117,7 @@ const ROLLING_ATTEMPTS = 3
  * `__lastAccess` and express-session's MemoryStore compare `Date` values, Redis and SQL servers their
  * own time), which a clock adjustment can move while the monotonic clock does not. Only a session that
  * expired while every such gap stayed under the max age minus the slack is a store that expired early;
- * a gap beyond it (a loaded machine, the concurrent load check) proves nothing, and the check starts
+ * a gap beyond it (a loaded machine) proves nothing, and the check starts
  * again with a fresh session.
  */
 async function checkRolling(
