@@ -169,6 +169,9 @@ describe('Redis Cluster', () => {
       pattern: 'save-before-reply',
       hasherModule: HASHER,
       observeMs: 9000,
+      // A loaded machine (load average 12 here, other test runs alongside) recovered after the 9 s
+      // window once; the load then runs on until the failures stop, and only 60 s still failing fails.
+      maxObserveMs: 60_000,
     })
     expect(report.crashes, report.crash).toBe(0)
     expect(report.acknowledged).toBeGreaterThanOrEqual(10)
