@@ -15,6 +15,7 @@ import {
   CLUSTER_PATTERNS,
   ensureCluster,
   openClusterStore,
+  REDIS_CLUSTER_PORTS,
   runClusterFault,
   runCrossProcessRace,
   WAIT_TIMEOUT_MS,
@@ -91,7 +92,17 @@ log(`logout across processes: ${JSON.stringify(races)}`)
 
 const folder = join(root, '.last-run/cluster')
 await mkdir(folder, { recursive: true })
-const results = { format: 'authlab-store-cluster/1', environment, redisServer, faults, waitCost, races }
+// Which cluster it ran on (AUTHLAB_CLUSTER_PORTS), so a run on a second checkout's cluster says so.
+const cluster = { ports: REDIS_CLUSTER_PORTS }
+const results = {
+  format: 'authlab-store-cluster/1',
+  environment,
+  redisServer,
+  cluster,
+  faults,
+  waitCost,
+  races,
+}
 await writeFile(join(folder, 'cluster.json'), `${JSON.stringify(results, null, 2)}\n`)
 log(`wrote ${join(folder, 'cluster.json')}`)
 process.exit(0)

@@ -6,10 +6,12 @@
 //   run recorded every store the committed results have, so a one-store run never shrinks the matrix;
 // - the fault and logout-race columns (faults/, races/): one file per store, each copied as it is;
 // - the cluster's fault column (cluster/, written by scripts/cluster-faults.mjs, which `--cluster`
-//   runs first: about 7 minutes, too long for `npm test`).
+//   runs first: about 10 minutes, too long for `npm test`), and the README's cluster figures rendered
+//   from it (scripts/cluster-table.mjs).
 import { execFileSync } from 'node:child_process'
 import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { renderClusterBlocks } from './cluster-table.mjs'
 
 const root = join(import.meta.dirname, '..')
 const lastRun = join(root, '.last-run')
@@ -34,6 +36,13 @@ for (const column of ['faults', 'races', 'cluster']) {
     await cp(join(lastRun, column, name), join(results, column, name))
     published.push(`${column}/${name}`)
   }
+}
+
+// The README's cluster figures, rendered from the committed cluster.json (new or not), never typed.
+if (published.includes('cluster/cluster.json')) {
+  const cluster = JSON.parse(await readFile(join(results, 'cluster/cluster.json'), 'utf8'))
+  await writeFile(readme, renderClusterBlocks(await readFile(readme, 'utf8'), cluster))
+  published.push('the cluster figures in README.md')
 }
 
 const recorded = await jsonFiles(join(lastRun, 'stores'))

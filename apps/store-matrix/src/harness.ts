@@ -67,6 +67,8 @@ export interface StoreHarness {
   readonly serverErrors: ReadonlyMap<string, number>
   /** The store errors of IDs `generator` issued, e.g. why a session could not be created. */
   storeErrorsOf(generator: string): string[]
+  /** The last error the store reported for session `id` (a failed touch, say), if any. */
+  storeErrorOf(id: string): string | undefined
   /** Why `id` is not among `stored`: truncated, case-folded, or absent, with the store's error if it had one. */
   explainMissing(id: string, stored: readonly string[]): string
   /** Sends to the framework's server on the chosen namespace, as the given generator. */
@@ -132,6 +134,7 @@ export async function openHarness(backend: StoreBackend, options: HarnessOptions
       const issued = generatorSwitch.issued.get(generator) ?? new Set()
       return [...new Set([...storeErrors].filter(([id]) => issued.has(id)).map(([, error]) => error))]
     },
+    storeErrorOf: (id) => storeErrors.get(id),
     explainMissing(id, stored) {
       const storeError = storeErrors.get(id)
       return storeError === undefined

@@ -1,6 +1,6 @@
 export { type CellOptions, checkCell, LOGIN } from './cell.js'
 export { CheckFailure, type Outcome } from './check.js'
-export { clusterHealthy, clusterNodes, ensureCluster, nodePid } from './cluster/control.js'
+export { clusterHealthy, clusterNodes, clusterProblem, ensureCluster, nodePid } from './cluster/control.js'
 export {
   CLUSTER_FAULTS,
   CLUSTER_PATTERNS,
@@ -61,6 +61,8 @@ export {
 } from './race.js'
 export { cellText, type MatrixResults, toMarkdown } from './report.js'
 export {
+  clusterPorts,
+  DEFAULT_CLUSTER_PORTS,
   isReachable,
   MARIADB,
   POSTGRES,

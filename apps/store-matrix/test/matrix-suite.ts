@@ -25,6 +25,19 @@ const FRAMEWORKS = ['express', 'fastify'] as const
 const REQUIRED = Boolean(process.env.CI)
 const STORE_TIMEOUT_MS = 10 * 60_000
 /**
+ * Sessions per cell in the "nothing lost under load" check, and requests in flight per cell. Every
+ * generator × framework cell of a store runs at once, so 200 per cell with 8 in flight is 2,800 sessions
+ * written, read and destroyed through one store with 112 requests in flight: eleven times a 10-connection
+ * pool (the stores' default), so every pool is full and queued, and the loss test/engine.test.ts plants
+ * (one write in 50) shows tens of times. 1,000 per cell repeats the same interleavings five times over at
+ * five times the cost (`authlab-bench --suite stores --full` still runs 1,000). More in flight only
+ * lengthens the queue: node-postgres fails a request that waited for a pooled connection longer than its
+ * 2 s connect timeout (pg-pool `connectionTimeoutMillis` covers the wait), which 224 in flight on a
+ * loaded machine did.
+ */
+const SESSIONS_PER_CELL = 200
+const LOAD_CONCURRENCY = 8
+/**
  * Test runs write here (git-ignored), so testing never dirties the checkout; `npm run publish-results`
  * copies the last run into the committed results/ and the README.
  */
@@ -62,6 +75,8 @@ export async function storeMatrixSuite(backend: StoreBackend): Promise<void> {
         users: await createUserDirectory(createHasher({ cost: 4 }), { [LOGIN.username]: LOGIN.password }),
         secret: 'store-matrix-secret-of-at-least-32-chars',
         frameworks: FRAMEWORKS,
+        sessionsUnderLoad: SESSIONS_PER_CELL,
+        loadConcurrency: LOAD_CONCURRENCY,
       })
     }, STORE_TIMEOUT_MS)
 

@@ -39,13 +39,17 @@ export interface ClusterNode {
   readonly slotCount: number
 }
 
+const NODE_CONNECT_TIMEOUT_MS = 5000
+
 async function withNode<T>(
   port: number,
   work: (node: ReturnType<typeof createClient>) => Promise<T>,
 ): Promise<T> {
   const node = createClient({
     url: `redis://127.0.0.1:${port}`,
-    socket: { connectTimeout: 1000, reconnectStrategy: false },
+    // Loopback connects in well under a millisecond, but a test worker on a loaded 2-core machine (load
+    // average 10 while both Vitest workers and other builds ran) has seen 1 s pass before the handshake.
+    socket: { connectTimeout: NODE_CONNECT_TIMEOUT_MS, reconnectStrategy: false },
   })
   node.on('error', () => {})
   await node.connect()
@@ -81,18 +85,26 @@ export async function clusterNodes(port: number): Promise<ClusterNode[]> {
     })
 }
 
+/** Why the cluster is not healthy (a node that does not answer, or not `cluster_state:ok`), or undefined. */
+export async function clusterProblem(): Promise<string | undefined> {
+  const problems = await Promise.all(
+    REDIS_CLUSTER_PORTS.map(async (port) => {
+      try {
+        const info = await withNode(port, (node) => node.sendCommand<string>(['CLUSTER', 'INFO']))
+        const state = /cluster_state:(\w+)/.exec(info)?.[1]
+        return state === 'ok' ? undefined : `${port}: cluster_state:${state ?? '?'}`
+      } catch (error) {
+        return `${port}: ${error instanceof Error ? error.message : String(error)}`
+      }
+    }),
+  )
+  const found = problems.filter((problem) => problem !== undefined)
+  return found.length > 0 ? found.join('; ') : undefined
+}
+
 /** True when every node answers and reports `cluster_state:ok`. */
 export async function clusterHealthy(): Promise<boolean> {
-  try {
-    const states = await Promise.all(
-      REDIS_CLUSTER_PORTS.map((port) =>
-        withNode(port, (node) => node.sendCommand<string>(['CLUSTER', 'INFO'])),
-      ),
-    )
-    return states.every((info) => info.includes('cluster_state:ok'))
-  } catch {
-    return false
-  }
+  return (await clusterProblem()) === undefined
 }
 
 /**

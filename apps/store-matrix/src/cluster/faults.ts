@@ -51,6 +51,11 @@ export interface ClusterFaultOptions {
   /** How long the load keeps running after the fault started: lingering failures must fall inside it. */
   readonly observeMs?: number
   /**
+   * Longest the observation may run on (from the fault's start) while requests still fail: recovery is
+   * then measured, not cut off by a window sized for an idle machine (default `observeMs`, no extension).
+   */
+  readonly maxObserveMs?: number
+  /**
    * `kill` only: how long the killed master stays down after its replica took over, before it is
    * started again (default 0). While it is down nothing answers at its address, so a client that
    * waits for a MOVED reply to learn the new slot map never gets one.
@@ -182,8 +187,18 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
     detail = await inject(fault, master, proxy, keepDownMs)
     // The fault includes the way back (the old master rejoined and in sync): the load runs on for a
     // while after it, so what still fails then is seen.
-    const observeEnd = Math.max(faultAt + observeMs, Date.now() + 3000)
+    let observeEnd = Math.max(faultAt + observeMs, Date.now() + 3000)
     await sleep(Math.max(0, observeEnd - Date.now()))
+    // Recovered means a quiet tail of more than 2 s with no failed request sent in it; while the latest
+    // failure is more recent than that (plus the client timeout, for requests still unanswered), the
+    // load runs on, up to maxObserveMs.
+    const quietNeededMs = 2000 + requestTimeoutMs
+    while (Date.now() < faultAt + (options.maxObserveMs ?? observeMs)) {
+      const { lastSentAt } = load.failuresBetween(faultAt, Date.now())
+      if (lastSentAt === undefined || Date.now() - lastSentAt > quietNeededMs) break
+      await sleep(250)
+    }
+    observeEnd = Math.max(observeEnd, Date.now())
     await load.stop()
     // The read-back happens on a healthy cluster: what is missing then was lost, not merely unreachable.
     await restore(fault, master)

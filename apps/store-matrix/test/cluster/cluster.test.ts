@@ -5,15 +5,13 @@ import type { SessionData } from 'express-session'
 import { createCluster } from 'redis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
-  type CrossProcessRaceReport,
   call,
-  clusterHealthy,
   clusterNodes,
+  clusterProblem,
   type OpenedCluster,
   openClusterStore,
   REDIS_CLUSTER_PORTS,
   runClusterFault,
-  runCrossProcessRace,
 } from '../../src/index.js'
 import { startClusterForTests } from '../cluster.js'
 
@@ -29,7 +27,7 @@ const session = (visits: number): SessionData =>
 describe('Redis Cluster', () => {
   test('the cluster is up: 3 masters with every slot, 3 replicas', async () => {
     if (startError) expect.fail(startError.message)
-    expect(await clusterHealthy()).toBe(true)
+    expect(await clusterProblem()).toBeUndefined()
     const nodes = await clusterNodes(REDIS_CLUSTER_PORTS[0] as number)
     const masters = nodes.filter((node) => node.role === 'master')
     expect(masters).toHaveLength(3)
@@ -144,36 +142,20 @@ describe('Redis Cluster', () => {
     })
   })
 
-  describe('logout across 4 server processes (express, fastify, express, fastify)', () => {
-    let unguarded: CrossProcessRaceReport[] = []
-    let guarded: CrossProcessRaceReport[] = []
-    test('the races run', async () => {
-      // Fewer trials without the guard: they only show the race is real (scripts/cluster-faults.mjs runs 20).
-      unguarded = await runCrossProcessRace({ hasherModule: HASHER, guard: false, trials: 10 })
-      guarded = await runCrossProcessRace({ hasherModule: HASHER, guard: true })
-    }, 120_000)
-
-    test('without the guard some logout is undone (the race is real)', () => {
-      expect(unguarded.reduce((sum, r) => sum + r.resurrected, 0)).toBeGreaterThan(0)
-    })
-
-    test('with tombstones in the cluster, no session comes back on any process', () => {
-      expect(guarded).toHaveLength(2)
-      for (const report of guarded) expect(report).toMatchObject({ resurrected: 0, failed: 0, trials: 20 })
-    })
-  })
-
   test('one master cut off from 4 server processes (partition, save-before-reply): no crash, recovery, nothing acknowledged lost', async () => {
     const report = await runClusterFault({
       fault: 'partition',
       pattern: 'save-before-reply',
       hasherModule: HASHER,
       observeMs: 9000,
+      // A loaded machine (load average 12 here, other test runs alongside) recovered after the 9 s
+      // window once; the load then runs on until the failures stop, and only 60 s still failing fails.
+      maxObserveMs: 60_000,
     })
     expect(report.crashes, report.crash).toBe(0)
     expect(report.acknowledged).toBeGreaterThanOrEqual(10)
     expect(report.recoveryMs).not.toBeNull()
     expect(report.lost).toBe(0)
-    expect(await clusterHealthy()).toBe(true)
+    expect(await clusterProblem()).toBeUndefined()
   }, 120_000)
 })
