@@ -36,10 +36,7 @@ export async function attwProblems(tarball) {
   const analysis = await core.checkPackage(pkg)
   if (!analysis.types) return [`attw: ${tarball} has no types`]
   return analysis.problems.map(
-    (/** @type {{ kind: string, resolutionKind?: string, entrypoint?: string }} */ problem) =>
-      `attw: ${problem.kind}${problem.resolutionKind ? ` (${problem.resolutionKind})` : ''}${
-        problem.entrypoint ? ` at ${problem.entrypoint}` : ''
-      }`,
+    (/** @type {{ kind: string }} */ { kind, ...where }) => `attw: ${kind} ${JSON.stringify(where)}`,
   )
 }
 
