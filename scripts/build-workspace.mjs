@@ -18,7 +18,8 @@
 //
 // A workspace whose inputs (its tsconfig's files, configs, manifest, the lockfile, this script, the
 // TypeScript version) and whose dependencies' builds are unchanged since its last success is skipped,
-// as turbo's cache did: keys live in node_modules/.cache/authlab-build.json.
+// as turbo's cache did: keys live in node_modules/.cache/authlab-build.json. The key also covers the
+// files outside the workspace that its last program read (see inputKey).
 //
 // Usage: node scripts/build-workspace.mjs [--quiet] [--force] [name-or-dir …]
 //   --quiet prints only errors; --force ignores the cache; names (or directories) limit the run to
@@ -186,12 +187,35 @@ const commonInputs = (() => {
 })()
 
 const keys = new Map()
-function inputKey(w, configs, parsed) {
+/**
+ * The key of a workspace's inputs: its manifest, configs and tsconfig files, its dependencies' keys,
+ * and `outside`, the other files its last program read that no key covers (a test importing another
+ * workspace's source, a JSON import, a dependency's emitted declarations): recorded after each success.
+ */
+function inputKey(w, configs, parsed, outside) {
   const hash = createHash('sha256')
   hash.update(commonInputs)
   for (const d of w.deps) hash.update(keys.get(d.manifest.name) ?? 'unbuilt')
   hashFiles(hash, [join(w.dir, 'package.json'), ...configs, ...parsed.flatMap((p) => p.fileNames)])
+  hash.update('\0outside')
+  hashFiles(
+    hash,
+    outside.map((file) => join(ROOT, file)),
+  )
   return hash.digest('hex')
+}
+
+/**
+ * The files a program read beyond its root files, outside node_modules (see inputKey), relative to the
+ * root: a copy of the workspace (the scaffold test's) computes the same keys.
+ */
+function outsideFiles(program, rootNames) {
+  const roots = new Set(rootNames)
+  return program
+    .getSourceFiles()
+    .map((f) => f.fileName)
+    .filter((f) => !roots.has(f) && !f.includes('/node_modules/'))
+    .map((f) => relative(ROOT, f))
 }
 
 /** Whether the outputs a cached key vouches for are still there. */
@@ -221,9 +245,10 @@ function buildOne(w) {
     emitFiles = new Set(parsed.fileNames)
     build.outDir = parsed.options.outDir
   }
-  const key = inputKey(w, configs, [check])
+  const previous = cache[name]
+  const key = inputKey(w, configs, [check], previous?.outside ?? [])
   keys.set(name, key)
-  if (cache[name] === key && outputsPresent(w, build)) {
+  if (previous?.key === key && outputsPresent(w, build)) {
     return
   }
   delete cache[name]
@@ -261,7 +286,9 @@ function buildOne(w) {
     return
   }
   if (build.kind === 'none') {
-    cache[name] = key
+    const outside = outsideFiles(program, check.fileNames)
+    cache[name] = { key: inputKey(w, configs, [check], outside), outside }
+    keys.set(name, cache[name].key)
     log(`${name}: typechecked (${Math.round(performance.now() - started)} ms)`)
     return
   }
@@ -329,7 +356,9 @@ function buildOne(w) {
   }
   rmSync(build.outDir, { recursive: true, force: true })
   renameSync(scratch, build.outDir)
-  cache[name] = key
+  const outside = outsideFiles(program, check.fileNames)
+  cache[name] = { key: inputKey(w, configs, [check], outside), outside }
+  keys.set(name, cache[name].key)
   log(`${name}: built and typechecked (${Math.round(performance.now() - started)} ms)`)
 }
 
