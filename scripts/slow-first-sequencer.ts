@@ -16,10 +16,17 @@ const SLOW_FIRST = [
   'apps/store-matrix/test/stores/',
   'apps/store-matrix/test/faults/',
   'apps/store-matrix/test/races/',
-  'tools/runtimes/test/',
+  'tools/runtimes/test/conformance-node24.test.ts',
+  'tools/runtimes/test/runtimes.test.ts',
   'benchmarks/test/report-browser.test.ts',
   'benchmarks/test/suites.test.ts',
   'benchmarks/test/cli.test.ts',
+  'tools/packaging/test/publish-lint.test.ts',
+  'packages/conformance/test/id-suite.test.ts',
+  'tools/runtimes/test/conformance-',
+  'packages/id-random-int/test/',
+  'packages/id-uid-safe/test/',
+  'packages/id-random-bytes/test/',
 ]
 
 const rank = (file: string) => {

@@ -58,3 +58,12 @@ test(`the conformance suite passes on Node 24 and cross-verifies with @authlab/h
   expect({ status: run.status, fail: count('fail') }, out).toEqual({ status: 0, fail: 0 })
   expect(count('pass')).toBeGreaterThanOrEqual(13)
 }, 300_000)
+
+test('package.json declares the Node it needs as "authlab.node", and installs on every Node the workspace supports', async () => {
+  const { readFile } = await import('node:fs/promises')
+  const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'))
+  // The bench, the runtime conformance runs and the packaging checks read "authlab.node" to skip it on
+  // an older Node; "engines.node" stays the workspace's, so an install on Node 20 does not warn.
+  expect(manifest.authlab.node).toBe(`>=${MINIMUM_NODE}`)
+  expect(manifest.engines.node).toBe('>=20.19')
+})

@@ -6,7 +6,7 @@ import { createIdGenerator, type FastIdOptions } from '../src/index.js'
 // is refused. The statistical checks (uniqueness, uniformity, independence, byte reuse) judge the pool
 // bytes, and no-codegen.test.ts proves the loop turns the same bytes into the same IDs as the unrolled
 // path across a thousand refills, which conformance.test.ts checks at full size: running them again here
-// (1,000,000 IDs for uniqueness alone) decides nothing new. Code generation cannot be refused for one
+// (344,492 IDs for uniqueness alone) decides nothing new. Code generation cannot be refused for one
 // worker thread alone (the V8 flag is per process), so in place of the worker check no-codegen.test.ts
 // runs the built module under node --disallow-code-generation-from-strings.
 const { format, retainedMemory, asyncInterleaving } = idChecks

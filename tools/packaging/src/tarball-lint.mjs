@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
-import { binPath } from './bin.mjs'
 
 /**
  * `publint --strict` on a packed tarball: every message as one line (strict turns warnings into
@@ -20,24 +20,30 @@ export async function publintProblems(tarball, manifest) {
 }
 
 /**
- * are-the-types-wrong with its default (strict) profile: node10, node16 from CJS and from ESM, and
- * bundler resolution of every entry point. Returns attw's report when it finds a problem, else [].
- * `--no-definitely-typed`: our packages ship their own types, and the check stays offline.
+ * are-the-types-wrong with its CLI's default (strict) profile: node10, node16 from CJS and from ESM,
+ * and bundler resolution of every entry point; no DefinitelyTyped lookup (our packages ship their own
+ * types, and the check stays offline). Returns one line per problem, [] when there is none.
+ * In this process, through the @arethetypeswrong/core that the pinned CLI itself uses (resolved from the
+ * CLI's own folder), instead of one `attw` process per package, each loading TypeScript again. The
+ * verdict is the CLI's: `attw` exits 1 when analysis.problems is not empty under the strict profile,
+ * which ignores no rule and no resolution kind (@arethetypeswrong/cli dist/getExitCode.js, profiles.js).
  * @param {string} tarball
- * @returns {string[]}
+ * @returns {Promise<string[]>}
  */
-export function attwProblems(tarball) {
-  const attw = spawnSync(
-    process.execPath,
-    [
-      binPath('@arethetypeswrong/cli', 'attw'),
-      tarball,
-      '--no-definitely-typed',
-      '--format',
-      'ascii',
-      '--no-color',
-    ],
-    { encoding: 'utf8' },
+export async function attwProblems(tarball) {
+  const core = await attwCore()
+  const pkg = core.createPackageFromTarballData(new Uint8Array(readFileSync(tarball)))
+  const analysis = await core.checkPackage(pkg)
+  if (!analysis.types) return [`attw: ${tarball} has no types`]
+  return analysis.problems.map(
+    (/** @type {{ kind: string }} */ { kind, ...where }) => `attw: ${kind} ${JSON.stringify(where)}`,
   )
-  return attw.status === 0 ? [] : [`attw exited ${attw.status}:\n${attw.stdout}${attw.stderr}`]
+}
+
+/** @type {Promise<any> | undefined} */
+let loadedCore
+function attwCore() {
+  const cli = createRequire(import.meta.url).resolve('@arethetypeswrong/cli/package.json')
+  loadedCore ??= import(pathToFileURL(createRequire(cli).resolve('@arethetypeswrong/core')).href)
+  return loadedCore
 }

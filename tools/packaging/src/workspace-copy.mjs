@@ -48,7 +48,9 @@ function linkInstalled(from, to, workspaceNames, scope) {
   mkdirSync(to, { recursive: true })
   for (const entry of readdirSync(from)) {
     const name = scope ? `${scope}/${entry}` : entry
-    if (workspaceNames.has(name)) continue
+    // Tools' caches (node_modules/.cache: the workspace build's keys) are not part of an install, and
+    // a copy writing through a link would change the original's.
+    if (workspaceNames.has(name) || (!scope && entry === '.cache')) continue
     const isScopeOfWorkspace =
       !scope && entry.startsWith('@') && [...workspaceNames].some((ws) => ws.startsWith(`${entry}/`))
     if (isScopeOfWorkspace && lstatSync(join(from, entry)).isDirectory()) {

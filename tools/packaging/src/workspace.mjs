@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as registry from '@authlab/workspace'
 
-export { kindOf, nodeEngineProblem, readManifest, workspaceDirs } from '@authlab/workspace'
+export { kindOf, nodeEngineProblem, nodeRequirement, readManifest, workspaceDirs } from '@authlab/workspace'
 
 /** The monorepo root, found from this file so the checks also work inside a copy of the workspace. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { childEnv } from '../src/child-env.mjs'
 import { type PackedPackage, writeConsumerProject } from '../src/consumer-project.mjs'
 import { packPackages } from '../src/pack.mjs'
-import { kindOf, nodeEngineProblem, publishablePackages } from '../src/workspace.mjs'
+import { kindOf, nodeEngineProblem, nodeRequirement, publishablePackages } from '../src/workspace.mjs'
 
 // What a user gets from the registry: pack every publishable package, install the tarballs into one fresh project outside the
 // workspace (registry dependencies only), then use them from require, import, TypeScript and a
@@ -18,12 +18,12 @@ const consumer = join(root, 'app')
 const packages: PackedPackage[] = []
 let installWarnings = ''
 /**
- * Packages whose engines.node this Node does not meet (one built on Node 24.7's crypto.argon2): they
+ * Packages whose required Node (authlab.node) this Node does not meet (one built on Node 24.7's crypto.argon2): they
  * must still load, and creating their strategy must be the typed error, which (a) and (b) check.
  */
 const tooOld = new Map(
   workspacePackages.flatMap((pkg) => {
-    const reason = nodeEngineProblem({ nodeEngine: pkg.manifest.engines?.node })
+    const reason = nodeEngineProblem({ nodeEngine: nodeRequirement(pkg.manifest) })
     return reason ? [[pkg.manifest.name, reason] as const] : []
   }),
 )

@@ -1,7 +1,13 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { kindOf, nodeEngineProblem, publishablePackages, REPO_ROOT } from '../src/workspace.mjs'
+import {
+  kindOf,
+  nodeEngineProblem,
+  nodeRequirement,
+  publishablePackages,
+  REPO_ROOT,
+} from '../src/workspace.mjs'
 
 // Error messages end up in logs that many people read. A password must never appear in one, and a
 // stored hash only by its format identifier: feed marked secrets through every error path of every
@@ -67,7 +73,7 @@ const packages = publishablePackages().filter(
       '@authlab/session-logout-guard',
     ].includes(pkg.manifest.name) &&
     // One built on a newer Node's API cannot hash here; its error paths are checked where it runs.
-    !nodeEngineProblem({ nodeEngine: pkg.manifest.engines?.node }),
+    !nodeEngineProblem({ nodeEngine: nodeRequirement(pkg.manifest) }),
 )
 interface StrategyModule {
   hasher: {

@@ -48,7 +48,7 @@ export async function planFor(pkg, loaded) {
     const encoded = /** @type {import('@authlab/conformance').EncodedVector[]} */ (
       VECTOR_SETS[profile.vectors.encoded ?? ''] ?? []
     )
-    // A package built on a newer Node's API (engines.node) cannot be created on this Node: the runtime
+    // A package built on a newer Node's API (authlab.node) cannot be created on this Node: the runtime
     // reports its runsOn, and it is judged off the main thread at the bench setting, as a claim to be.
     const own = nodeEngineProblem(pkg)
       ? { info: { runsOn: 'unknown here' } }

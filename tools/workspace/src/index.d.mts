@@ -19,7 +19,7 @@ export interface Manifest {
   name: string
   version: string
   private?: boolean
-  authlab?: { kind?: string; runtimes?: unknown; notInBrowsers?: string }
+  authlab?: { kind?: string; runtimes?: unknown; notInBrowsers?: string; node?: string }
   dependencies?: Record<string, string>
   devDependencies?: Record<string, string>
   engines?: { node?: string }
@@ -47,7 +47,7 @@ export interface StrategyPackage {
   readonly runtimes: readonly RuntimeId[]
   /** Why it does not run in both browsers, when it does not. */
   readonly notInBrowsers: string | undefined
-  /** Its `engines.node` range, e.g. `>=20.19`. */
+  /** The Node it needs to work (`authlab.node`, else `engines.node`), e.g. `>=20.19`. */
   readonly nodeEngine?: string | undefined
 }
 
@@ -70,6 +70,7 @@ export declare function runtimesOf(pkg: WorkspacePackage): {
 }
 export declare function installedVersion(dir: string, dependency: string): string
 export declare function discoverPackages(root: string): StrategyPackage[]
+export declare function nodeRequirement(manifest: Manifest): string | undefined
 export declare function nodeEngineProblem(
   pkg: { readonly nodeEngine?: string | undefined },
   version?: string,

@@ -113,6 +113,9 @@ export function runtimeProblems(manifest) {
   }
   if (inBrowsers && notInBrowsers !== undefined)
     problems.push('"authlab.notInBrowsers" is set but both browsers are claimed')
+  const node = manifest.authlab?.node
+  if (node !== undefined && !(typeof node === 'string' && /^>=\d+(\.\d+){0,2}$/.test(node)))
+    problems.push('"authlab.node" must be a plain minimum such as ">=24.7"')
   return problems
 }
 
@@ -147,10 +150,23 @@ export function installedVersion(dir, dependency) {
 }
 
 /**
- * Why a package cannot run on Node `version` (default: the running one), from its `engines.node`
- * minimum (`>=24.7`, say), or undefined when it can or when the range is not a plain minimum: a
- * strategy built on a newer Node API still loads on an older Node (and fails typed when created), so
- * the bench, the conformance runs and the packaging checks skip it there with this reason.
+ * The Node a package needs to work: `authlab.node` when declared, else `engines.node`. They differ for
+ * a strategy built on a newer Node's API (`crypto.argon2`, Node >= 24.7): it installs and loads on
+ * every Node the workspace supports (`engines.node` `>=20.19`, so an install on Node 20 warns of
+ * nothing: npm's EBADENGINE is about installing, https://docs.npmjs.com/cli/v11/configuring-npm/package-json#engines)
+ * and refuses to be created, with a typed error, below `authlab.node`.
+ * @param {import('./index.d.mts').Manifest} manifest
+ * @returns {string | undefined}
+ */
+export function nodeRequirement(manifest) {
+  return manifest.authlab?.node ?? manifest.engines?.node
+}
+
+/**
+ * Why a package cannot run on Node `version` (default: the running one), from the minimum it needs
+ * (`nodeRequirement`: `>=24.7`, say), or undefined when it can or when the range is not a plain
+ * minimum: a strategy built on a newer Node API still loads on an older Node (and fails typed when
+ * created), so the bench, the conformance runs and the packaging checks skip it there with this reason.
  * @param {{ nodeEngine?: string | undefined }} pkg @param {string} [version]
  * @returns {string | undefined}
  */
@@ -163,7 +179,7 @@ export function nodeEngineProblem(pkg, version = process.versions.node) {
     const a = have[i] ?? 0
     const b = want[i] ?? 0
     if (a > b) return undefined
-    if (a < b) return `needs Node ${pkg.nodeEngine} (engines.node), this is Node ${version}`
+    if (a < b) return `needs Node ${pkg.nodeEngine}, this is Node ${version}`
   }
   return undefined
 }
@@ -189,7 +205,7 @@ export function discoverPackages(root) {
         kind,
         dir,
         dependencies,
-        nodeEngine: manifest.engines?.node,
+        nodeEngine: nodeRequirement(manifest),
         ...runtimesOf(pkg),
       },
     ]

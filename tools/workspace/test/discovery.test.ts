@@ -10,7 +10,9 @@ import {
   kindOf,
   loadPackages,
   nodeEngineProblem,
+  nodeRequirement,
   RUNTIMES,
+  readManifest,
   runtimeProblems,
   runtimesOf,
 } from '../src/index.mjs'
@@ -97,7 +99,7 @@ test('every strategy declares its runtimes; one not claiming both browsers says 
 
 test('a package needing a newer Node than the running one is named with the reason, others are not', () => {
   const pkg = { nodeEngine: '>=24.7' }
-  expect(nodeEngineProblem(pkg, '20.20.2')).toBe('needs Node >=24.7 (engines.node), this is Node 20.20.2')
+  expect(nodeEngineProblem(pkg, '20.20.2')).toBe('needs Node >=24.7, this is Node 20.20.2')
   expect(nodeEngineProblem(pkg, '24.6.9')).toMatch(/needs Node >=24\.7/)
   expect(nodeEngineProblem(pkg, '24.7.0')).toBeUndefined()
   expect(nodeEngineProblem(pkg, '25.0.0')).toBeUndefined()
@@ -105,5 +107,16 @@ test('a package needing a newer Node than the running one is named with the reas
   expect(nodeEngineProblem({ nodeEngine: '^24.7 || ^26' }, '20.20.2')).toBeUndefined()
   expect(nodeEngineProblem({}, '20.20.2')).toBeUndefined()
   const crypto = discoverPackages(ROOT).find((p) => p.name === '@authlab/hash-node-crypto-argon2')
+  // It installs everywhere the workspace does (no EBADENGINE warning on Node 20) and declares the Node
+  // its API needs in "authlab.node", which discovery reads.
   expect(crypto?.nodeEngine).toBe('>=24.7')
+  expect(readManifest(crypto?.dir ?? '').engines?.node).toBe('>=20.19')
+  expect(nodeRequirement({ name: 'x', version: '1.0.0', engines: { node: '>=20.19' } })).toBe('>=20.19')
+  expect(
+    runtimeProblems({
+      name: 'x',
+      version: '1',
+      authlab: { kind: 'hash', runtimes: ['node'], notInBrowsers: 'x', node: '24.7' },
+    }),
+  ).toEqual(['"authlab.node" must be a plain minimum such as ">=24.7"'])
 })

@@ -3,7 +3,7 @@ import type { IdGenerator } from '@authlab/core'
 import { signAsSessionCookie, sparseSurvivorHeap } from '../heap.js'
 import type { Check } from '../register.js'
 import { chiSquareSurvival, chiSquareUniform } from '../stats.js'
-import { type ResolvedIdCheckOptions, SAFE_ID_CHARACTERS } from './options.js'
+import { type ResolvedIdCheckOptions, SAFE_ID_CHARACTERS, SIGNIFICANCE, uniqueSize } from './options.js'
 import { idsFromWorker } from './worker.js'
 
 /**
@@ -11,9 +11,6 @@ import { idsFromWorker } from './worker.js'
  * broke. They are exported so a self-test can prove each one fails on a deliberately broken generator.
  */
 export type IdCheck = Check<ResolvedIdCheckOptions>['run']
-
-/** Rejection level for every statistical check: a correct generator fails once in a million runs. */
-export const SIGNIFICANCE = 1e-6
 
 function draw(generate: IdGenerator, count: number): string[] {
   const ids = new Array<string>(count)
@@ -57,11 +54,13 @@ export const format: IdCheck = ({ factory, minEntropyBits, sizes }) => {
   assertWellFormed(generate, ids)
 }
 
-/** No duplicates among ≥ 1,000,000 IDs, spanning at least ten refills of any declared pool. */
+/**
+ * No duplicates among `uniqueSize` IDs (344,492 by default: enough to catch a generator with only
+ * 2^32 possible IDs, see DEFAULT_UNIQUE), spanning at least ten refills of any declared pool.
+ */
 export const uniqueness: IdCheck = ({ factory, sizes }) => {
   const generate = factory()
-  const bytesPerId = Math.max(1, Math.floor(generate.info.entropyBits / 8))
-  const count = Math.max(sizes.unique, Math.ceil((10 * generate.info.poolBytes) / bytesPerId))
+  const count = uniqueSize(generate.info, sizes.unique)
   const seen = new Set<string>()
   for (let i = 0; i < count; i++) {
     const id = generate()
@@ -290,7 +289,10 @@ export const idChecks = {
     title: 'declares honest metadata; every ID has its length and [A-Za-z0-9_-] alphabet',
     run: format,
   },
-  uniqueness: { title: 'no duplicates among 1,000,000 IDs across ≥ 10 pool refills', run: uniqueness },
+  uniqueness: {
+    title: 'no duplicates among enough IDs to catch a 2^32-valued generator, across ≥ 10 pool refills',
+    run: uniqueness,
+  },
   noByteReuse: { title: 'no 64-bit run of random data is reused between IDs', run: noByteReuse },
   uniformity: { title: 'every character position is uniform (χ², p < 1e-6)', run: uniformity },
   independence: { title: 'consecutive IDs are uncorrelated (χ², p < 1e-6)', run: independence },

@@ -3,9 +3,49 @@ import type { IdGenerator } from '@authlab/core'
 /** Characters that are safe unescaped in a cookie value, a URL path segment and a file name. */
 export const SAFE_ID_CHARACTERS = /^[A-Za-z0-9_-]+$/
 
+/**
+ * The duplicate check is sized to catch a generator whose IDs take at most 2^32 equally likely values
+ * (a 32-bit seed or state behind a 128-bit-looking encoding: Math.random seeded per ID, a 32-bit
+ * counter or timestamp mixed in) at the suite's rejection level.
+ */
+export const UNIQUE_DETECTS_BITS = 32
+
+/** Rejection level for every statistical check: a correct generator fails once in a million runs. */
+export const SIGNIFICANCE = 1e-6
+
+/**
+ * IDs the duplicate check draws: n = ⌈√(2^(D+1) · ln(1/SIGNIFICANCE))⌉ for D = UNIQUE_DETECTS_BITS,
+ * which is 344,492 for D = 32.
+ * Birthday bound: n IDs drawn from at most 2^D equally likely values are all distinct with probability
+ * ≤ exp(−n(n−1)/2^(D+1)) (https://en.wikipedia.org/wiki/Birthday_problem#Calculating_the_probability),
+ * so at this n a 2^D-valued generator has a duplicate with probability ≥ 1 − SIGNIFICANCE, and any
+ * period shorter than n repeats an ID with certainty. More IDs decide nothing about a correct generator:
+ * with b ≥ 128 declared bits a false alarm has probability ≤ n²/2^(b+1) < 1e-27 (see uniqueSize).
+ * 1,000,000 IDs (the earlier size) only raised the detectable space from 2^32 to 2^35.
+ */
+export const DEFAULT_UNIQUE = Math.ceil(
+  Math.sqrt(2 ** (UNIQUE_DETECTS_BITS + 1) * Math.log(1 / SIGNIFICANCE)),
+)
+
+/**
+ * The duplicate check's size for a generator declaring `entropyBits`: the default, capped so that a
+ * correct generator's false-alarm probability n²/2^(b+1) stays ≤ SIGNIFICANCE (which matters only
+ * when a caller lowers minEntropyBits below ~75 bits), and raised to span ≥ 10 refills of a
+ * declared pool, where a refill bug (a pool reused, a tail kept) would repeat IDs.
+ */
+export function uniqueSize(
+  info: { entropyBits: number; poolBytes: number },
+  requested: number = DEFAULT_UNIQUE,
+): number {
+  const collisionCap = Math.floor(Math.sqrt(2 ** (info.entropyBits + 1) * SIGNIFICANCE))
+  const bytesPerId = Math.max(1, Math.floor(info.entropyBits / 8))
+  const refills = Math.ceil((10 * info.poolBytes) / bytesPerId)
+  return Math.max(Math.min(requested, collisionCap), refills)
+}
+
 /** How many IDs each check draws. The defaults are the sizes that make each check decisive. */
 export interface IdCheckSizes {
-  /** IDs checked for duplicates; raised automatically to cover ≥ 10 pool refills. */
+  /** IDs checked for duplicates (see DEFAULT_UNIQUE); raised automatically to cover ≥ 10 pool refills. */
   unique: number
   /** IDs for the byte-reuse, uniformity and independence checks. */
   sample: number
@@ -20,7 +60,7 @@ export interface IdCheckSizes {
 }
 
 export const DEFAULT_SIZES: IdCheckSizes = {
-  unique: 1_000_000,
+  unique: DEFAULT_UNIQUE,
   sample: 100_000,
   // 200 survivors: a pool served as 24 KiB-parent slices retains 6.4 MB against a 39 KB limit (165×), a
   // correct generator 12 KB; 1,000,000 IDs decided nothing more and took five times as long.
