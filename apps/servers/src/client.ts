@@ -33,8 +33,29 @@ export interface ClientResponse {
 /**
  * A bare node:http client. fetch (undici) validates and rewrites headers, so it cannot send the
  * malformed or oversized cookies the hostile-input tests need; node:http sends them as given.
+ *
+ * A GET that fails with ECONNRESET on a kept-alive socket before any answer arrived is sent once more on
+ * a new socket: the server closed the idle socket as the request left, so the request never reached it.
+ * Only GET is retried, as a browser does (RFC 9110 §9.2.2: a client may retry an idempotent request
+ * whose connection closed before the response).
  */
-export function send(baseUrl: string, options: ClientRequest = {}): Promise<ClientResponse> {
+export async function send(baseUrl: string, options: ClientRequest = {}): Promise<ClientResponse> {
+  try {
+    return await sendOnce(baseUrl, options)
+  } catch (error) {
+    if (!(error instanceof StaleSocketError)) throw error
+    return sendOnce(baseUrl, options)
+  }
+}
+
+/** ECONNRESET on a reused keep-alive socket before any response byte: safe to send a GET again. */
+class StaleSocketError extends Error {
+  constructor(cause: unknown) {
+    super('the kept-alive socket was closed by the server before the request reached it', { cause })
+  }
+}
+
+function sendOnce(baseUrl: string, options: ClientRequest): Promise<ClientResponse> {
   const { method = 'GET', path = '/', cookie, body, headers = {}, agent, timeoutMs } = options
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
   const allHeaders: Record<string, string | number> = { ...headers }
@@ -44,10 +65,12 @@ export function send(baseUrl: string, options: ClientRequest = {}): Promise<Clie
     allHeaders['content-length'] = Buffer.byteLength(payload)
   }
   return new Promise((resolve, reject) => {
+    let answered = false
     const outgoing = httpRequest(
       new URL(path, baseUrl),
       { method, headers: allHeaders, agent },
       (incoming) => {
+        answered = true
         const chunks: Buffer[] = []
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
         incoming.on('error', reject)
@@ -63,7 +86,10 @@ export function send(baseUrl: string, options: ClientRequest = {}): Promise<Clie
         })
       },
     )
-    outgoing.on('error', reject)
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      const stale = method === 'GET' && outgoing.reusedSocket && error.code === 'ECONNRESET' && !answered
+      reject(stale ? new StaleSocketError(error) : error)
+    })
     if (timeoutMs !== undefined) {
       const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError(timeoutMs)), timeoutMs)
       outgoing.once('close', () => clearTimeout(timer))
