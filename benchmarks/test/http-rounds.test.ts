@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { summarizeRounds } from '../src/suites/http/rounds.js'
+import { cycleRatio } from '../src/suites/http/window.js'
 
 describe('http suite rounds', () => {
   test('a round with errors, timeouts or non-2xx answers is marked and kept out of the median', () => {
@@ -24,5 +25,18 @@ describe('http suite rounds', () => {
     const summary = summarizeRounds([{ value: 100, failures: 1 }])
     expect(summary.median).toBeNaN()
     expect(summary.cleanRounds).toBe(0)
+  })
+})
+
+describe('alternating windows', () => {
+  test("a round's ratio is the median of same-cycle ratios, so a slow phase of the machine cancels out", () => {
+    // The machine halves its speed in cycle 2: both windows of that cycle see it.
+    expect(cycleRatio([90, 45, 90], [100, 50, 100])).toBeCloseTo(0.9, 12)
+  })
+
+  test('a cycle with a failed window on either side is dropped, and no usable cycle gives no ratio', () => {
+    expect(cycleRatio([90, undefined, 120], [100, 50, undefined])).toBeCloseTo(0.9, 12)
+    expect(cycleRatio([undefined, 90], [100, undefined])).toBeUndefined()
+    expect(cycleRatio([], [])).toBeUndefined()
   })
 })

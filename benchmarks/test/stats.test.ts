@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { runRounds, shuffledRounds } from '../src/measure/rounds.js'
-import { mannWhitney, median, medianInterval, seededRandom } from '../src/measure/stats.js'
+import { mannWhitney, median, medianInterval, quantile, seededRandom } from '../src/measure/stats.js'
 import { limitFlags, perRoundRatios, summarizeRatio } from '../src/measure/verdict.js'
 
 describe('Mann–Whitney U', () => {
@@ -89,5 +89,16 @@ describe('rounds', () => {
     expect(Math.min(...draws)).toBeGreaterThanOrEqual(0)
     expect(Math.max(...draws)).toBeLessThan(1)
     expect(draws.reduce((s, x) => s + x, 0) / draws.length).toBeCloseTo(0.5, 1)
+  })
+})
+
+describe('quantile', () => {
+  test('nearest rank: p50 and p99 of 1..100 are 50 and 99, p100 is the maximum, and order does not matter', () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i)
+    expect(quantile(values, 0.5)).toBe(50)
+    expect(quantile(values, 0.99)).toBe(99)
+    expect(quantile(values, 1)).toBe(100)
+    expect(quantile([7], 0.99)).toBe(7)
+    expect(quantile([], 0.5)).toBeNaN()
   })
 })

@@ -12,6 +12,13 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
+/** The nearest-rank q-quantile (0 < q ≤ 1) of `values`: the smallest value with at least q of them at or below it. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1] as number
+}
+
 /** A small seeded PRNG (mulberry32): round orders and bootstrap resamples are reproducible from a seed. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0

@@ -12,11 +12,11 @@ import {
   type StoreReport,
 } from '@authlab/store-matrix'
 import { FULL } from '../measure/budget.js'
-import { runRounds } from '../measure/rounds.js'
-import { median } from '../measure/stats.js'
-import { MIN_ROUNDS, perRoundRatios, summarizeRatio } from '../measure/verdict.js'
-import type { Suite, SuiteRow } from '../types.js'
-import { load } from './http/load.js'
+import { runRounds, shuffledRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { median, quantile } from '../measure/stats.js'
+import { CONTROL_FLAG, MIN_ROUNDS, summarizeRatio } from '../measure/verdict.js'
+import type { Ratio, Suite, SuiteRow } from '../types.js'
+import { cycleRatio, type LoadSource, openLoad } from './http/window.js'
 
 const BASELINE_STORE = 'memory'
 
@@ -77,71 +77,130 @@ function latencyRows(reports: readonly StoreReport[]): SuiteRow[] {
   })
 }
 
+/** Alternating windows per round (quick, full): each cycle is one window per candidate in a fresh order. */
+const THROUGHPUT = {
+  quick: { windowSec: 0.25, cycles: 8, raceMs: 30_000 },
+  full: { windowSec: 1, cycles: 6, raceMs: 120_000 },
+} as const
+
+/** Connections per server: enough to keep the store's round trips overlapping. */
+const CONNECTIONS = 8
+
+/** One round: each candidate's window rates, cycle by cycle (undefined: a window with failures), and latencies. */
+interface ThroughputRound {
+  readonly rates: ReadonlyMap<string, readonly (number | undefined)[]>
+  readonly latenciesMs: ReadonlyMap<string, readonly number[]>
+}
+
 /**
  * Single Redis against the Redis Cluster under HTTP load: express-session on each store, `GET /`
- * without a cookie (a new session and one store write per request), in shuffled rounds with single
- * Redis measured twice (the second as the A/A control, which must read "same").
+ * without a cookie (a new session and one store write per request). Each round opens every store and
+ * server afresh, warms them, then runs cycles of one short window per server on kept-alive
+ * connections, in a fresh order each cycle: a ratio compares windows of the same cycle, so the
+ * machine's speed at that moment is in both (one 2 s run per server per round spread the A/A control
+ * over ±30 %). Single Redis is served twice, the second as the A/A control. Rounds race while a ratio
+ * is undecided; verdicts come from the one verdict rule.
  */
 async function clusterThroughputRows(
   users: UserDirectory,
   full: boolean,
+  seed: number,
 ): Promise<{ rows: SuiteRow[]; notes: string[] }> {
   const candidates = [
     { key: 'redis', label: 'single Redis', backend: redisStore },
     { key: 'redis-a/a', label: 'single Redis (A/A control)', backend: redisStore },
     { key: 'redis-cluster', label: 'Redis Cluster (3 masters + 3 replicas)', backend: redisClusterStore },
   ]
+  const budget = full ? THROUGHPUT.full : THROUGHPUT.quick
   const notes: string[] = []
-  const durationSec = full ? 5 : 2
-  const results = await runRounds(
-    candidates,
-    full ? 7 : MIN_ROUNDS,
-    1,
-    async (candidate) => {
-      const opened = await candidate.backend.open(`bench_${randomBytes(4).toString('hex')}`)
-      const server = await startExpressServer({
-        generateId: () => randomBytes(16).toString('base64url'),
-        users,
-        secret: 'authlab-bench-stores-suite-secret-32+',
-        store: opened.store,
-        saveBeforeReply: true,
-      })
-      try {
-        await load(server.url, { path: '/', connections: 8, durationSec: 1 }) // warm-up, discarded
-        const result = await load(server.url, { path: '/', connections: 8, durationSec })
-        if (result.failures > 0) throw new Error(`${result.failures} failed requests`)
-        return result
-      } finally {
-        await server.close()
-        await opened.close()
+  const measureRound = async (round: number): Promise<ThroughputRound> => {
+    const opened: { close(): Promise<void> }[] = []
+    try {
+      const sources = new Map<string, LoadSource>()
+      for (const candidate of candidates) {
+        const store = await candidate.backend.open(`bench_${randomBytes(4).toString('hex')}`)
+        opened.push(store)
+        const server = await startExpressServer({
+          generateId: () => randomBytes(16).toString('base64url'),
+          users,
+          secret: 'authlab-bench-stores-suite-secret-32+',
+          store: store.store,
+          saveBeforeReply: true,
+        })
+        opened.push(server)
+        const source = openLoad(server.url, '/', CONNECTIONS)
+        opened.push(source)
+        sources.set(candidate.key, source)
       }
-    },
-    (candidate, error) => notes.push(`${candidate.label}: a round failed: ${String(error)}`),
-  )
-  const perSecond = (key: string) =>
-    (results.get(candidates.find((c) => c.key === key) as (typeof candidates)[0]) ?? []).map(
-      (r) => r?.requestsPerSec,
+      for (const source of sources.values()) await source.window(1) // warm-up, discarded
+      const rates = new Map<string, (number | undefined)[]>(candidates.map((c) => [c.key, []]))
+      const latenciesMs = new Map<string, number[]>(candidates.map((c) => [c.key, []]))
+      for (const order of shuffledRounds(candidates, budget.cycles, seed + 7919 * (round + 1))) {
+        for (const { key } of order) {
+          const w = await (sources.get(key) as LoadSource).window(budget.windowSec)
+          rates.get(key)?.push(w.failures === 0 && w.requestsPerSec > 0 ? w.requestsPerSec : undefined)
+          latenciesMs.get(key)?.push(...w.latenciesMs)
+        }
+      }
+      return { rates, latenciesMs }
+    } finally {
+      for (const resource of opened.reverse()) await resource.close().catch(() => {})
+    }
+  }
+  const ratioOf = (rounds: readonly (ThroughputRound | undefined)[], key: string): Ratio =>
+    summarizeRatio(
+      'single Redis',
+      rounds.flatMap((r) => {
+        const ratio = cycleRatio(r?.rates.get(key) ?? [], r?.rates.get('redis') ?? [])
+        return ratio === undefined ? [] : [ratio]
+      }),
     )
+  const ROUND = 'round'
+  const measured = await runRounds(
+    [ROUND],
+    full ? 7 : MIN_ROUNDS,
+    seed,
+    (_, round) => measureRound(round),
+    (_, error) => notes.push(`a round failed: ${String(error)}`),
+    {
+      maxRounds: 16,
+      budgetMs: budget.raceMs,
+      // Every server runs in every round, so a round is run again while either ratio is undecided.
+      pending: (results, maxRounds) =>
+        undecidedWithPartners(
+          [ROUND],
+          () =>
+            candidates
+              .filter((c) => c.key !== 'redis')
+              .map((c) => ({ ratio: ratioOf(results.get(ROUND) ?? [], c.key) })),
+          maxRounds,
+        ),
+    },
+  )
+  const rounds = measured.get(ROUND) ?? []
   const rows = candidates.map((candidate): SuiteRow => {
-    const rounds = (results.get(candidate) ?? []).filter((r) => r !== undefined)
+    const perRound = rounds.flatMap((r) => {
+      const clean = (r?.rates.get(candidate.key) ?? []).filter((v): v is number => v !== undefined)
+      return clean.length > 0 ? [median(clean)] : []
+    })
+    const latencies = rounds.map((r) => r?.latenciesMs.get(candidate.key) ?? []).filter((l) => l.length > 0)
     const isBaseline = candidate.key === 'redis'
     return {
       group:
         'HTTP · single Redis vs Redis Cluster (express-session, save-before-reply, new session per request)',
       candidate: candidate.key,
       label: candidate.label,
-      value: rounds.length > 0 ? median(rounds.map((r) => r.requestsPerSec)) : 0,
+      value: perRound.length > 0 ? median(perRound) : 0,
       unit: 'req/s',
       higherIsBetter: true,
-      rounds: rounds.map((r) => r.requestsPerSec),
-      ratios: isBaseline
-        ? []
-        : [summarizeRatio('redis', perRoundRatios(perSecond(candidate.key), perSecond('redis'), true))],
+      rounds: perRound,
+      ratios: isBaseline ? [] : [ratioOf(rounds, candidate.key)],
       details: {
-        p50: rounds.length > 0 ? median(rounds.map((r) => r.p50Ms)) : 0,
-        p99: rounds.length > 0 ? median(rounds.map((r) => r.p99Ms)) : 0,
+        // Per round, the percentile of every request in its windows; the median over rounds.
+        p50: latencies.length > 0 ? median(latencies.map((l) => quantile(l, 0.5))) : 0,
+        p99: latencies.length > 0 ? median(latencies.map((l) => quantile(l, 0.99))) : 0,
       },
-      flags: isBaseline ? ['baseline'] : candidate.key === 'redis-a/a' ? ['A/A control'] : [],
+      flags: isBaseline ? ['baseline'] : candidate.key === 'redis-a/a' ? [CONTROL_FLAG] : [],
     }
   })
   return { rows, notes }
@@ -185,7 +244,7 @@ export const storesSuite: Suite = {
       (error: unknown) => String(error),
     )
     ctx.progress.step('single Redis vs Redis Cluster under HTTP load')
-    const throughput = await clusterThroughputRows(users, full)
+    const throughput = await clusterThroughputRows(users, full, ctx.seed)
     const notes = [
       ...(clusterError ? [clusterError] : []),
       ...throughput.notes,

@@ -7,7 +7,7 @@ import { CONTROL_FLAG, goalText, summarizeRatio } from '../../measure/verdict.js
 import type { IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
-import { type LoadSource, openLoad } from './window.js'
+import { cycleRatio, type LoadSource, openLoad } from './window.js'
 
 /** The goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
 const GOAL = 0.98
@@ -109,13 +109,8 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
       const base = scenario.ids.find((c) => c.id === id)
       if (!base || (base === candidate && id !== CEILING)) return []
       const perRound = rounds.flatMap((r) => {
-        const own = r?.get(candidate) ?? []
-        const theirs = r?.get(base) ?? []
-        const cycles = own.flatMap((v, i) => {
-          const b = theirs[i]
-          return v !== undefined && b !== undefined ? [v / b] : []
-        })
-        return cycles.length > 0 ? [median(cycles)] : []
+        const ratio = cycleRatio(r?.get(candidate) ?? [], r?.get(base) ?? [])
+        return ratio === undefined ? [] : [ratio]
       })
       return [summarizeRatio(base.label, perRound)]
     })

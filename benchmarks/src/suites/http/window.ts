@@ -1,4 +1,5 @@
 import { Pool } from 'undici'
+import { median } from '../../measure/stats.js'
 
 /** One window of closed-loop load on one server. */
 export interface WindowResult {
@@ -7,6 +8,8 @@ export interface WindowResult {
   readonly completed: number
   /** Errors and non-2xx answers: a window with any marks its round. */
   readonly failures: number
+  /** Each completed request's time from send to the end of its body, in milliseconds. */
+  readonly latenciesMs: readonly number[]
 }
 
 export interface LoadSource {
@@ -28,13 +31,17 @@ export function openLoad(url: string, path: string, connections: number): LoadSo
       const started = performance.now()
       const deadline = started + seconds * 1000
       let [completed, failures, last] = [0, 0, started]
+      const latenciesMs: number[] = []
       const loop = async () => {
         while (performance.now() < deadline) {
+          const sent = performance.now()
           try {
             const { statusCode, body } = await pool.request({ path, method: 'GET', headers })
             await body.dump()
-            if (statusCode >= 200 && statusCode < 300) completed++
-            else failures++
+            if (statusCode >= 200 && statusCode < 300) {
+              completed++
+              latenciesMs.push(performance.now() - sent)
+            } else failures++
           } catch {
             failures++
           }
@@ -43,8 +50,25 @@ export function openLoad(url: string, path: string, connections: number): LoadSo
       }
       await Promise.all(Array.from({ length: connections }, loop))
       const elapsed = (last - started) / 1000
-      return { requestsPerSec: elapsed > 0 ? completed / elapsed : 0, completed, failures }
+      return { requestsPerSec: elapsed > 0 ? completed / elapsed : 0, completed, failures, latenciesMs }
     },
     close: () => pool.close(),
   }
+}
+
+/**
+ * One round's ratio of two candidates measured in alternating windows: the median over cycles of
+ * own ÷ base window rates of the same cycle (undefined marks a window with failures, which drops its
+ * cycle). Windows of one cycle are a second or so apart, so the machine's speed at that moment is in
+ * both; undefined when no cycle had both.
+ */
+export function cycleRatio(
+  own: readonly (number | undefined)[],
+  base: readonly (number | undefined)[],
+): number | undefined {
+  const cycles = own.flatMap((v, i) => {
+    const b = base[i]
+    return v !== undefined && b !== undefined ? [v / b] : []
+  })
+  return cycles.length > 0 ? median(cycles) : undefined
 }
