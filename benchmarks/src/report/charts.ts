@@ -1,6 +1,6 @@
 import * as vega from 'vega'
 import * as vl from 'vega-lite'
-import { MIN_EFFECT_PCT } from '../measure/verdict.js'
+import { CONTROL_FLAG, MIN_EFFECT_PCT } from '../measure/verdict.js'
 import { xmlDocument } from './escape.js'
 
 /** One bar: a figure, its interval when it has one, and the series it belongs to (the legend). */
@@ -52,7 +52,7 @@ export const SERIES = {
   same: `same (within ±${MIN_EFFECT_PCT} %)`,
   undecided: 'undecided (interval straddles the margin)',
   baseline: 'baseline',
-  control: 'A/A control',
+  control: CONTROL_FLAG,
   ceiling: 'INSECURE ceiling',
   flagged: 'flagged ⚠ (see table)',
 } as const

@@ -3,6 +3,7 @@
  * that answer it. A README's findings block prints one line per claim from committed runs, so a
  * sentence like "bcryptjs is slower than native bcrypt" is always the current data's, with its interval.
  */
+import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { Row } from '../types.js'
 
 export interface ClaimPart {
@@ -74,7 +75,7 @@ export const CLAIMS: readonly Claim[] = [
             r.group === 'argon2id OWASP m=19456 t=2 p=1 · hash' &&
             r.ratios.length > 0 &&
             !r.flags.includes('baseline') &&
-            !r.flags.includes('A/A control'),
+            !r.flags.includes(CONTROL_FLAG),
         )
         .map((r) => ({ label: r.label, pick: at('hash', r.group, r.candidate) })),
   },

@@ -11,7 +11,7 @@ import { suiteCharts } from './suite-charts.js'
 const FLAG_MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['baseline', 'the figure the other rows are divided by, measured in the same rounds.'],
   [
-    'A/A control',
+    CONTROL_FLAG,
     "the baseline measured again as a separate candidate, judged by the same rule: it must read same. If it reads better or worse, the harness is wrong, not the code, and the suite's other verdicts are withheld.",
   ],
   [

@@ -2,6 +2,7 @@ import { InvalidOptionError } from '@authlab/core'
 import { RUNTIME_IDS } from '@authlab/runtimes'
 import { discoverPackages as discoverWorkspace, loadPackages } from '@authlab/workspace'
 import { median } from '../measure/stats.js'
+import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { SuiteRecord } from '../results/results.js'
 import type { Budget, Progress, Row, Suite } from '../types.js'
 import { groupsFor, PORTABLE_SUITES, type PortableSuite } from './groups.js'
@@ -105,7 +106,7 @@ function acrossRecord(ran: readonly Extract<RuntimeOutcome, { ok: true }>[]): Su
   const byKey = new Map<string, Row[]>()
   for (const r of ran) {
     for (const row of r.rows) {
-      if (row.flags.includes('A/A control')) continue
+      if (row.flags.includes(CONTROL_FLAG)) continue
       const key = `${row.suite}: ${row.group.split(' · ')[0]}\u0000${row.candidate}`
       byKey.set(key, [...(byKey.get(key) ?? []), row as Row])
     }
