@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { summarizeRounds } from '../src/suites/http/rounds.js'
-import { cycleRatio } from '../src/suites/http/window.js'
+import { alternatingWindows, cycleRatio } from '../src/suites/http/window.js'
 
 describe('http suite rounds', () => {
   test('a round with errors, timeouts or non-2xx answers is marked and kept out of the median', () => {
@@ -38,5 +38,22 @@ describe('alternating windows', () => {
     expect(cycleRatio([90, undefined, 120], [100, 50, undefined])).toBeCloseTo(0.9, 12)
     expect(cycleRatio([undefined, 90], [100, undefined])).toBeUndefined()
     expect(cycleRatio([], [])).toBeUndefined()
+  })
+})
+
+describe('a round of alternating windows', () => {
+  test('one window per candidate per cycle, a failed window kept as undefined, latencies gathered', async () => {
+    const seen: string[] = []
+    const { rates, latenciesMs } = await alternatingWindows(['a', 'b'], 3, 1, 0, async (c) => {
+      seen.push(c)
+      const failed = c === 'b' && seen.filter((x) => x === 'b').length === 2
+      return { requestsPerSec: 100, completed: 25, failures: failed ? 1 : 0, latenciesMs: [1, 2] }
+    })
+    expect(seen).toHaveLength(6)
+    for (let cycle = 0; cycle < 3; cycle++)
+      expect(seen.slice(2 * cycle, 2 * cycle + 2).sort()).toEqual(['a', 'b'])
+    expect(rates.get('a')).toEqual([100, 100, 100])
+    expect(rates.get('b')).toEqual([100, undefined, 100])
+    expect(latenciesMs.get('a')).toHaveLength(6)
   })
 })

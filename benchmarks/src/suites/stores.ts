@@ -12,11 +12,17 @@ import {
   type StoreReport,
 } from '@authlab/store-matrix'
 import { FULL } from '../measure/budget.js'
-import { runRounds, shuffledRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median, quantile } from '../measure/stats.js'
 import { CONTROL_FLAG, MIN_ROUNDS, summarizeRatio } from '../measure/verdict.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
-import { cycleRatio, type LoadSource, openLoad } from './http/window.js'
+import {
+  alternatingWindows,
+  type CycleWindows,
+  cycleRatio,
+  type LoadSource,
+  openLoad,
+} from './http/window.js'
 
 const BASELINE_STORE = 'memory'
 
@@ -86,12 +92,6 @@ const THROUGHPUT = {
 /** Connections per server: enough to keep the store's round trips overlapping. */
 const CONNECTIONS = 8
 
-/** One round: each candidate's window rates, cycle by cycle (undefined: a window with failures), and latencies. */
-interface ThroughputRound {
-  readonly rates: ReadonlyMap<string, readonly (number | undefined)[]>
-  readonly latenciesMs: ReadonlyMap<string, readonly number[]>
-}
-
 /**
  * Single Redis against the Redis Cluster under HTTP load: express-session on each store, `GET /`
  * without a cookie (a new session and one store write per request). Each round opens every store and
@@ -111,9 +111,10 @@ async function clusterThroughputRows(
     { key: 'redis-a/a', label: 'single Redis (A/A control)', backend: redisStore },
     { key: 'redis-cluster', label: 'Redis Cluster (3 masters + 3 replicas)', backend: redisClusterStore },
   ]
+  const keys = candidates.map((c) => c.key)
   const budget = full ? THROUGHPUT.full : THROUGHPUT.quick
   const notes: string[] = []
-  const measureRound = async (round: number): Promise<ThroughputRound> => {
+  const measureRound = async (round: number): Promise<CycleWindows<string>> => {
     const opened: { close(): Promise<void> }[] = []
     try {
       const sources = new Map<string, LoadSource>()
@@ -128,26 +129,19 @@ async function clusterThroughputRows(
           saveBeforeReply: true,
         })
         opened.push(server)
-        const source = openLoad(server.url, '/', CONNECTIONS)
+        const source = openLoad(server.url, '/', CONNECTIONS, { recordLatencies: true })
         opened.push(source)
         sources.set(candidate.key, source)
       }
       for (const source of sources.values()) await source.window(1) // warm-up, discarded
-      const rates = new Map<string, (number | undefined)[]>(candidates.map((c) => [c.key, []]))
-      const latenciesMs = new Map<string, number[]>(candidates.map((c) => [c.key, []]))
-      for (const order of shuffledRounds(candidates, budget.cycles, seed + 7919 * (round + 1))) {
-        for (const { key } of order) {
-          const w = await (sources.get(key) as LoadSource).window(budget.windowSec)
-          rates.get(key)?.push(w.failures === 0 && w.requestsPerSec > 0 ? w.requestsPerSec : undefined)
-          latenciesMs.get(key)?.push(...w.latenciesMs)
-        }
-      }
-      return { rates, latenciesMs }
+      return await alternatingWindows(keys, budget.cycles, seed, round, (key) =>
+        (sources.get(key) as LoadSource).window(budget.windowSec),
+      )
     } finally {
       for (const resource of opened.reverse()) await resource.close().catch(() => {})
     }
   }
-  const ratioOf = (rounds: readonly (ThroughputRound | undefined)[], key: string): Ratio =>
+  const ratioOf = (rounds: readonly (CycleWindows<string> | undefined)[], key: string): Ratio =>
     summarizeRatio(
       'single Redis',
       rounds.flatMap((r) => {

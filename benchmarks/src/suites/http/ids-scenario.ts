@@ -1,13 +1,13 @@
 import type { Framework } from '@authlab/servers'
 import { HTTP_CEILING as CEILING } from '../../discover/baselines.js'
 import type { HttpBudget } from '../../measure/budget.js'
-import { runRounds, shuffledRounds, undecidedWithPartners } from '../../measure/rounds.js'
+import { runRounds, undecidedWithPartners } from '../../measure/rounds.js'
 import { median } from '../../measure/stats.js'
 import { CONTROL_FLAG, goalText, summarizeRatio } from '../../measure/verdict.js'
 import type { IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
-import { cycleRatio, type LoadSource, openLoad } from './window.js'
+import { alternatingWindows, cycleRatio, type LoadSource, openLoad } from './window.js'
 
 /** The goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
 const GOAL = 0.98
@@ -90,14 +90,10 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
       try {
         ctx.progress.step(`${framework} ids · round ${round + 1} · warm-up`)
         await warmUntilSteady(load, list.length, budget)
-        const rates = new Map<IdCandidate, (number | undefined)[]>(list.map((c) => [c, []]))
         ctx.progress.step(`${framework} ids · round ${round + 1} · ${budget.windows} cycles`)
-        for (const order of shuffledRounds(list, budget.windows, ctx.seed + 7919 * (round + 1))) {
-          for (const c of order) {
-            const w = await load.window(budget.windowSec, headerOf(c))
-            rates.get(c)?.push(w.failures === 0 && w.requestsPerSec > 0 ? w.requestsPerSec : undefined)
-          }
-        }
+        const { rates } = await alternatingWindows(list, budget.windows, ctx.seed, round, (c) =>
+          load.window(budget.windowSec, headerOf(c)),
+        )
         return rates
       } finally {
         await load.close()

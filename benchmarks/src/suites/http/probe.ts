@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http'
+import { quantile } from '../../measure/stats.js'
 
 /**
  * An open-loop health probe: GET `path` at a fixed rate, each request sent on schedule whether or not the
@@ -35,11 +36,10 @@ export function windowLatency(samples: readonly ProbeSample[], from: number, to:
   if (!(to > from)) throw new RangeError(`empty window: from ${from} to ${to}`)
   const due = samples.filter((s) => s.dueAt >= from && s.dueAt <= to)
   const failures = due.filter((s) => s.latencyMs === undefined).length
-  const latencies = due.map((s) => s.latencyMs ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b)
-  const rank = Math.max(0, Math.ceil(0.99 * latencies.length) - 1)
+  const latencies = due.map((s) => s.latencyMs ?? Number.POSITIVE_INFINITY)
   const answered = latencies.filter(Number.isFinite)
   return {
-    p99Ms: latencies[rank] ?? Number.NaN,
+    p99Ms: quantile(latencies, 0.99),
     maxMs: answered.length > 0 ? Math.max(...answered) : Number.NaN,
     sent: due.length,
     failures,

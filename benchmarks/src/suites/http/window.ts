@@ -1,4 +1,5 @@
 import { Pool } from 'undici'
+import { shuffledRounds } from '../../measure/rounds.js'
 import { median } from '../../measure/stats.js'
 
 /** One window of closed-loop load on one server. */
@@ -8,7 +9,7 @@ export interface WindowResult {
   readonly completed: number
   /** Errors and non-2xx answers: a window with any marks its round. */
   readonly failures: number
-  /** Each completed request's time from send to the end of its body, in milliseconds. */
+  /** Each completed request's time from send to the end of its body, in ms (empty unless asked for). */
   readonly latenciesMs: readonly number[]
 }
 
@@ -24,7 +25,12 @@ export interface LoadSource {
  * its connections per run (autocannon) spends a quarter-second window mostly connecting: 50 fresh
  * connections per 0.25 s window read a fastify server at about a quarter of its rate.
  */
-export function openLoad(url: string, path: string, connections: number): LoadSource {
+export function openLoad(
+  url: string,
+  path: string,
+  connections: number,
+  options: { recordLatencies?: boolean } = {},
+): LoadSource {
   const pool = new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 60_000 })
   return {
     async window(seconds, headers = {}) {
@@ -40,7 +46,7 @@ export function openLoad(url: string, path: string, connections: number): LoadSo
             await body.dump()
             if (statusCode >= 200 && statusCode < 300) {
               completed++
-              latenciesMs.push(performance.now() - sent)
+              if (options.recordLatencies) latenciesMs.push(performance.now() - sent)
             } else failures++
           } catch {
             failures++
@@ -71,4 +77,35 @@ export function cycleRatio(
     return v !== undefined && b !== undefined ? [v / b] : []
   })
   return cycles.length > 0 ? median(cycles) : undefined
+}
+
+/** Every candidate's windows of one round, cycle by cycle. */
+export interface CycleWindows<C> {
+  /** Window rates in cycle order; undefined marks a window with failures (see cycleRatio). */
+  readonly rates: ReadonlyMap<C, readonly (number | undefined)[]>
+  /** Every recorded latency of the candidate's windows (empty unless the load records them). */
+  readonly latenciesMs: ReadonlyMap<C, readonly number[]>
+}
+
+/**
+ * One round of alternating windows: `cycles` cycles of one window per candidate, in a fresh seeded
+ * order each cycle (so no candidate always follows the same one), as the same-cycle ratios need.
+ */
+export async function alternatingWindows<C>(
+  candidates: readonly C[],
+  cycles: number,
+  seed: number,
+  round: number,
+  windowOf: (candidate: C) => Promise<WindowResult>,
+): Promise<CycleWindows<C>> {
+  const rates = new Map<C, (number | undefined)[]>(candidates.map((c) => [c, []]))
+  const latenciesMs = new Map<C, number[]>(candidates.map((c) => [c, []]))
+  for (const order of shuffledRounds(candidates, cycles, seed + 7919 * (round + 1))) {
+    for (const candidate of order) {
+      const w = await windowOf(candidate)
+      rates.get(candidate)?.push(w.failures === 0 && w.requestsPerSec > 0 ? w.requestsPerSec : undefined)
+      latenciesMs.get(candidate)?.push(...w.latenciesMs)
+    }
+  }
+  return { rates, latenciesMs }
 }
