@@ -282,22 +282,35 @@ export const crossImplementation: HasherCheck = async (o) => {
   }
 }
 
+/** At most this many back-to-back hashes make up the runs-on sample on a machine faster than the one that set blockingParams. */
+const MAX_BLOCKING_CALLS = 4
+
 /**
- * `info.runsOn` is true. During one hash at blockingParams (≥ 150 ms): `main-thread` must keep the event
+ * `info.runsOn` is true. During ≥ 150 ms of hashing at blockingParams: `main-thread` must keep the event
  * loop busy (utilization ≥ 0.7, whether in one block or in chunks); every other value must leave it free
- * (utilization ≤ 0.3, and no timer held up longer than 50 ms or 3/4 of the hash, whichever is more: a
+ * (utilization ≤ 0.3, and no timer held up longer than 50 ms or 3/4 of the sample, whichever is more: a
  * blocking hash holds it up for all of it). Utilization is the main signal because it does not move when
  * a loaded machine deschedules the whole process; on a 2-core box at load 15 a threadpool hash still saw
  * a single 150 ms timer delay during 264 ms, with utilization 0.04.
+ * A CPU that is momentarily faster must not fail the check: hashes repeat back to back (up to
+ * MAX_BLOCKING_CALLS) until the sample lasts long enough; only a setting too cheap even then fails.
  */
 export const runsOn: HasherCheck = async (o) => {
   const hasher = o.blockingParams ? o.factory(o.blockingParams) : o.factory()
   await hasher.hash('warm-up') // JIT, WASM compilation, worker start-up are not the steady state
-  const sample = await sampleEventLoop(() => hasher.hash('event loop'))
-  const seen = `hash took ${sample.durationMs.toFixed(0)} ms, max event-loop delay ${sample.maxDelayMs.toFixed(1)} ms, utilization ${sample.utilization.toFixed(2)}`
+  const minMs = o.bounds.minBlockingHashMs
+  let calls = 0
+  const sample = await sampleEventLoop(async () => {
+    const start = performance.now()
+    do {
+      await hasher.hash('event loop')
+      calls += 1
+    } while (calls < MAX_BLOCKING_CALLS && performance.now() - start < minMs)
+  })
+  const seen = `${calls} hash(es) took ${sample.durationMs.toFixed(0)} ms, max event-loop delay ${sample.maxDelayMs.toFixed(1)} ms, utilization ${sample.utilization.toFixed(2)}`
   assert.ok(
-    sample.durationMs >= o.bounds.minBlockingHashMs,
-    `${seen}: too fast to judge, raise blockingParams so a hash takes ≥ ${o.bounds.minBlockingHashMs} ms`,
+    sample.durationMs >= minMs,
+    `${seen}: too fast to judge, raise blockingParams so a hash takes ≥ ${minMs} ms`,
   )
   if (hasher.info.runsOn === 'main-thread') {
     assert.ok(sample.utilization >= 0.7, `declares main-thread but the event loop stayed free (${seen})`)

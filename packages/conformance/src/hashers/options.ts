@@ -16,7 +16,7 @@ export interface HasherBounds {
   hostileMs: number
   /** A 1 MB password must be refused or hashed and verified within this (default 10 000). */
   oversizedMs: number
-  /** The runs-on check needs one hash at `blockingParams` to take at least this long (default 150). */
+  /** The runs-on check samples at least this long of hashing at `blockingParams` (default 150; up to 4 hashes back to back). */
   minBlockingHashMs: number
 }
 
@@ -41,9 +41,9 @@ export interface HasherCheckOptions {
    */
   strongerParams?: CostParams
   /**
-   * Parameters at which one hash takes ≥ `bounds.minBlockingHashMs` on the test machine, for the
-   * runs-on check (default: the strategy's defaults). Too cheap a setting fails the check rather
-   * than passing it vacuously.
+   * Parameters at which one hash takes about `bounds.minBlockingHashMs` or more, for the runs-on check
+   * (default: the strategy's defaults). Too cheap a setting (4 hashes shorter than the bound) fails
+   * the check rather than passing it vacuously.
    */
   blockingParams?: CostParams
   /** Encoded known-answer vectors every implementation must verify (default: the profile's set, see vectors.ts). */
