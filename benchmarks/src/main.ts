@@ -21,7 +21,7 @@ import { readResults, resultsPathInside } from './results/results.js'
 import { ratioSpread, verdictAudit } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
 import { parseRuntimes } from './runtimes/across.js'
-import { SUITES } from './suites/index.js'
+import { PROCESS_ROUND_SUITES, SUITES } from './suites/index.js'
 import type { Suite } from './types.js'
 
 /** The benchmarks workspace directory (this file lives in src/ or dist/). */
@@ -161,6 +161,7 @@ function compareCommand(
     thresholdPct: percentOption(values.threshold, '--threshold', MIN_EFFECT_PCT),
     alpha,
     absolute: values.absolute,
+    processRounds: PROCESS_ROUND_SUITES,
   })
   const rendered = renderComparison(comparison, before, after, format)
   // Text goes to a terminal: labels from the files must not carry escape sequences there.
@@ -262,7 +263,12 @@ function figuresCommand(
 }
 
 /** The index compares with compare's defaults, so its verdicts are the ones CI would print. */
-const INDEX_COMPARE = { thresholdPct: MIN_EFFECT_PCT, alpha: 0.01, absolute: false } as const
+const INDEX_COMPARE = {
+  thresholdPct: MIN_EFFECT_PCT,
+  alpha: 0.01,
+  absolute: false,
+  processRounds: PROCESS_ROUND_SUITES,
+} as const
 
 /** The CLI without process globals, so tests can call it: returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {

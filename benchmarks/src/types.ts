@@ -204,6 +204,12 @@ export interface Suite {
    * the suite, as CPU-time figures need (src/measure/placement.ts). Default: every core.
    */
   readonly placement?: 'one-core'
+  /**
+   * Every round runs in a fresh process (or server), so the rounds' spread includes the shift from one
+   * process to the next and `compare` may judge one run against one. Default: the rounds share one
+   * process per run, and `compare` needs two or more runs a side.
+   */
+  readonly roundsAreProcesses?: boolean
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 

@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { seededRandom } from '../src/measure/stats.js'
-import { compareResults, decide } from '../src/results/compare.js'
+import { compareResults, decide, SINGLE_PROCESS_REASON } from '../src/results/compare.js'
 import type { ResultsFile } from '../src/results/results.js'
 import { ratioSpread, verdictAudit } from '../src/results/spread.js'
+import { PROCESS_ROUND_SUITES } from '../src/suites/index.js'
 import type { Row } from '../src/types.js'
 import { roundsAround, syntheticResults, withFastRatios } from './fixtures.js'
 
-const options = { thresholdPct: 5, alpha: 0.01, absolute: false }
+const options = { thresholdPct: 5, alpha: 0.01, absolute: false, processRounds: PROCESS_ROUND_SUITES }
 
 /** Per-round ratios of a candidate whose true ratio is `center`, with ±`noise` uniform round-to-round noise. */
 function noisyRounds(center: number, noise: number, n: number, seed: number): number[] {
@@ -58,6 +59,21 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
 
   test('fewer than 5 rounds on a side is undecided, never a regression', () => {
     expect(decide([2.5, 2.5, 2.5], [1, 1, 1], true, options).decision).toBe('undecided')
+  })
+
+  test('rounds that share one process: one run a side is undecided; a shift the runs already showed is no change', () => {
+    const [before, after] = [roundsAround(2.5, 0.01), roundsAround(2.0, 0.01)]
+    expect(decide(before, after, true, options, { before: [2.5], after: [2.0] })).toMatchObject({
+      decision: 'undecided',
+      reason: SINGLE_PROCESS_REASON,
+    })
+    // Two before runs 2.0 and 2.5 apart: an after side at 2.0 is within what the runs showed.
+    expect(decide(before, after, true, options, { before: [2.0, 2.5], after: [2.0, 2.0] }).decision).toBe(
+      'no change',
+    )
+    expect(decide(before, after, true, options, { before: [2.45, 2.5], after: [2.0, 2.0] }).decision).toBe(
+      'regression',
+    )
   })
 
   test('for lower-is-better values a rise is the regression; a fall is better', () => {

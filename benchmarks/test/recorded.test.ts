@@ -3,12 +3,14 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { MIN_EFFECT_PCT } from '../src/measure/verdict.js'
 import { compareResults } from '../src/results/compare.js'
-import { readResults } from '../src/results/results.js'
+import { type ResultsFile, readResults } from '../src/results/results.js'
+import { PROCESS_ROUND_SUITES } from '../src/suites/index.js'
 
 /**
  * Real runs on a shared 2-core box, minutes apart, of one commit (3400789): the ids suite of three quick runs of
  * the default suites, then three quick `--suite ids` runs with AUTHLAB_BENCH_SLOW=@authlab/id-fast (the
- * harness calls id-fast 10 % more often than it counts).
+ * harness calls id-fast 10 % more often than it counts). And the suites whose rounds share one process
+ * (hash, lag, concurrency, stretch) of three consecutive quick runs of another commit (0b93658).
  */
 const RECORDED = join(import.meta.dirname, 'recorded')
 const published = [
@@ -17,11 +19,31 @@ const published = [
   '2026-12-01T225855Z-3400789',
 ].map((stem) => readResults(join(RECORDED, `ids-published-${stem}.json`)))
 const slowed = [1, 2, 3].map((i) => readResults(join(RECORDED, `ids-id-fast-slowed-${i}.json`)))
-const options = { thresholdPct: MIN_EFFECT_PCT, alpha: 0.01, absolute: false }
-const regressions = (before: typeof published, after: typeof published) =>
+const oneProcess = [
+  '2026-12-02T183315Z-0b93658',
+  '2026-12-02T183720Z-0b93658',
+  '2026-12-02T184113Z-0b93658',
+].map((stem) => readResults(join(RECORDED, `one-process-published-${stem}.json`)))
+const options = {
+  thresholdPct: MIN_EFFECT_PCT,
+  alpha: 0.01,
+  absolute: false,
+  processRounds: PROCESS_ROUND_SUITES,
+}
+const regressions = (before: readonly ResultsFile[], after: readonly ResultsFile[]) =>
   compareResults(before, after, options)
-    .changes.filter((c) => c.decision === 'regression')
+    .changes.filter((c) => c.decision !== 'no change' && c.decision !== 'undecided')
     .map((c) => c.key)
+
+/** A copy of `run` whose rows of this candidate have every per-round ratio multiplied by `factor`. */
+function scaled(run: ResultsFile, candidate: string, factor: number): ResultsFile {
+  type Mutable = { suites: { rows: { candidate: string; ratios: { rounds: number[] }[] }[] }[] }
+  const copy = structuredClone(run)
+  for (const s of (copy as unknown as Mutable).suites)
+    for (const row of s.rows.filter((r) => r.candidate === candidate))
+      for (const q of row.ratios) q.rounds = q.rounds.map((v) => v * factor)
+  return copy
+}
 const idsOnly = (runs: typeof published) =>
   runs.map((run) => ({ ...run, suites: run.suites.filter((s) => s.name === 'ids') }))
 
@@ -49,6 +71,39 @@ describe('compare on recorded real runs', () => {
     for (const run of slowed)
       for (const key of regressions(idsOnly(published.slice(2)), [run]))
         expect(key).toBe('ids · IDs/s · @authlab/id-fast [IDs/s]')
+  })
+
+  test('suites whose rounds share one process: one run against one is undecided, never a regression', () => {
+    for (const [i, j] of [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+      [1, 0],
+      [2, 0],
+      [2, 1],
+    ] as const) {
+      const { changes } = compareResults(
+        [oneProcess[i] as ResultsFile],
+        [oneProcess[j] as ResultsFile],
+        options,
+      )
+      expect(changes.length).toBeGreaterThan(40)
+      expect(changes.every((c) => c.decision === 'undecided')).toBe(true)
+    }
+  })
+
+  test('suites whose rounds share one process: three runs against the same three raise no alarm', () => {
+    expect(regressions(oneProcess, oneProcess)).toEqual([])
+    expect(regressions(oneProcess.slice(0, 2), oneProcess.slice(1))).toEqual([])
+    expect(regressions(oneProcess.slice(1), oneProcess.slice(0, 2))).toEqual([])
+  })
+
+  test('suites whose rounds share one process: a 20 % slower row in every after run is found two against two', () => {
+    const row = '@authlab/stretch-onepw+@authlab/hash-wasm'
+    const after = oneProcess.slice(1).map((run) => scaled(run, row, 0.8))
+    const found = regressions(oneProcess.slice(0, 2), after)
+    expect(found.length).toBeGreaterThan(0)
+    for (const key of found) expect(key).toContain(row)
   })
 
   test('no A/A control reads better or worse in any run the READMEs cite', () => {

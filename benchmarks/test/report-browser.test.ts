@@ -6,7 +6,7 @@ import { requireRuntime, skipReason } from '@authlab/runtimes/availability'
 import { expect, test } from 'vitest'
 import { findRuns, renderIndexHtml } from '../src/report/html-index.js'
 import { runBench } from '../src/run.js'
-import { SUITES } from '../src/suites/index.js'
+import { PROCESS_ROUND_SUITES, SUITES } from '../src/suites/index.js'
 import { silentProgress, TINY, tempDir } from './fixtures.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -70,7 +70,15 @@ test('the HTML report of a real run, in headless Chromium: every chart drawn, no
   // The index over two runs (the same file under a second name) exercises the compare picker.
   copyFileSync(json, json.replace(/Z-(\w+)\.json$/, 'Z-zzzzzzz.json'))
   const index = join(out, 'index.html')
-  writeFileSync(index, renderIndexHtml(out, findRuns(out), { thresholdPct: 5, alpha: 0.01, absolute: false }))
+  writeFileSync(
+    index,
+    renderIndexHtml(out, findRuns(out), {
+      thresholdPct: 5,
+      alpha: 0.01,
+      absolute: false,
+      processRounds: PROCESS_ROUND_SUITES,
+    }),
+  )
 
   const browser = await launchBrowser(chromium, { timeoutMs: 120_000 })
   try {

@@ -72,8 +72,8 @@ export const FULL: Budget = {
 /**
  * The http suites' budgets. Quick: the ids-in-fastify suite in about half a minute, the http suite's
  * both scenarios for both frameworks within a few minutes; full: publication length.
- * ids: per round a fresh server per candidate, each warmed in `windowSec` windows until its rate stops
- * rising (at most `warmupSec`), then `windows` cycles of one `windowSec` window per server. Logins are
+ * ids: per round one fresh server serving every candidate, warmed in `windowSec` windows until its rate
+ * stops rising (at most `warmupSec`), then `windows` cycles of one `windowSec` window per candidate. Logins are
  * counted, not timed (see the login scenario); their servers get `warmupLogins` first.
  */
 export interface HttpBudget {

@@ -16,7 +16,8 @@ function sideLine(name: string, files: readonly ResultsFile[]): string {
 const signed = (pct: number) => `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`
 
 function verdictText(c: Change): string {
-  if (c.decision === 'undecided') return `undecided (n = ${c.roundsBefore} vs ${c.roundsAfter})`
+  if (c.decision === 'undecided')
+    return `undecided (${c.reason ?? 'too few rounds'}; n = ${c.roundsBefore} vs ${c.roundsAfter})`
   return c.decision === 'regression' ? 'REGRESSION' : c.decision
 }
 

@@ -146,7 +146,7 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
       ['runs', `${current.length} comparable, ${runs.length - current.length} in an older format`],
       [
         'compare rule',
-        `Mann–Whitney U over the per-round ratios; a regression needs p < ${options.alpha} and a change beyond ${options.thresholdPct} %`,
+        `Mann–Whitney U over the per-round ratios; a regression needs p < ${options.alpha} and a change beyond ${options.thresholdPct} %; suites whose rounds share one process are undecided one run against one`,
       ],
     ],
     sections: [

@@ -26,6 +26,8 @@ export interface Change {
   /** Two-sided Mann–Whitney p-value over the pooled per-round values (1 when undecided). */
   readonly p: number
   readonly decision: Decision
+  /** Why an undecided row is undecided. */
+  readonly reason?: string
 }
 
 export interface CompareOptions {
@@ -35,6 +37,11 @@ export interface CompareOptions {
   readonly alpha: number
   /** Compare raw values instead of ratios to the same-run baseline (same quiet machine only). */
   readonly absolute: boolean
+  /**
+   * Suites whose every round runs in a fresh process (the Suite's `roundsAreProcesses`). The rounds of
+   * any other suite share one process per run, so their spread cannot show the shift between runs.
+   */
+  readonly processRounds: ReadonlySet<string>
 }
 
 export interface Comparison {
@@ -60,6 +67,12 @@ function figureOf(row: Row, absolute: boolean): Compared | undefined {
   return { value: row.value, rounds: row.rounds ?? [], higherIsBetter: row.higherIsBetter, unit: row.unit }
 }
 
+/** Each side's per-run medians, for a row whose rounds share one process per run. */
+export interface RunMedians {
+  readonly before: readonly number[]
+  readonly after: readonly number[]
+}
+
 /**
  * The decision for one row, as benchstat makes it: the per-round values of both sides (several results
  * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha,
@@ -69,28 +82,42 @@ function figureOf(row: Row, absolute: boolean): Compared | undefined {
  * above every round of the other (p = 0.009), a shift between processes that a rank test over rounds
  * cannot tell from a change, but that each run's own spread predicts. Fewer than MIN_ROUNDS rounds on a
  * side: undecided.
+ *
+ * When a row's rounds all ran in one process per run (`runs` given), that spread holds no shift between
+ * runs at all: three runs of one commit read the onepw chain's pure-JS rows 7–17 % apart with p = 0.008.
+ * Such a row needs two or more runs a side, and the after side's median must also lie outside the range
+ * of the before side's run medians.
  */
 export function decide(
   before: readonly number[],
   after: readonly number[],
   higherIsBetter: boolean,
   options: Pick<CompareOptions, 'thresholdPct' | 'alpha'>,
-): { deltaPct: number; p: number; decision: Decision } {
+  runs?: RunMedians,
+): { deltaPct: number; p: number; decision: Decision; reason?: string } {
   const [a, b] = [median(before), median(after)]
   const deltaPct = ((b - a) / a) * 100
-  if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS) return { deltaPct, p: 1, decision: 'undecided' }
+  if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS)
+    return { deltaPct, p: 1, decision: 'undecided', reason: `fewer than ${MIN_ROUNDS} rounds a side` }
+  if (runs && (runs.before.length < 2 || runs.after.length < 2))
+    return { deltaPct, p: 1, decision: 'undecided', reason: SINGLE_PROCESS_REASON }
   const { p } = mannWhitney(before, after)
   const outside = (value: number, side: readonly number[]) => {
     const { low, high } = ratioInterval(side)
     return value < low || value > high
   }
-  // Did the after side land where the before side's rounds put the next run's median?
-  const predicted = !outside(b, before)
+  const withinRuns = (value: number, medians: readonly number[]) =>
+    value >= Math.min(...medians) && value <= Math.max(...medians)
+  // Did the after side land where the before side's rounds (and runs) put the next run's median?
+  const predicted = !outside(b, before) || (runs !== undefined && withinRuns(b, runs.before))
   if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct || predicted)
     return { deltaPct, p, decision: 'no change' }
   const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
   return { deltaPct, p, decision: worse ? 'regression' : 'better' }
 }
+
+export const SINGLE_PROCESS_REASON =
+  'one run a side of rounds that share a process: compare two or more runs a side'
 
 /** Compares the rows of one or more results files per side, pooling each row's rounds across a side's files. */
 export function compareResults(
@@ -99,7 +126,7 @@ export function compareResults(
   options: CompareOptions,
 ): Comparison {
   const pool = (files: readonly ResultsFile[]) => {
-    const rows = new Map<string, { row: Row; rounds: number[]; unit: string }>()
+    const rows = new Map<string, { row: Row; rounds: number[]; unit: string; runs: number[] }>()
     for (const row of files.flatMap((f) => f.suites.flatMap((s) => s.rows))) {
       const figure = figureOf(row, options.absolute)
       if (!figure) continue
@@ -107,7 +134,12 @@ export function compareResults(
       const seen = rows.get(key)
       // A ratio to a different baseline is a different figure: only the first file's is pooled.
       if (seen && seen.unit !== figure.unit) continue
-      rows.set(key, { row, unit: figure.unit, rounds: [...(seen?.rounds ?? []), ...figure.rounds] })
+      rows.set(key, {
+        row,
+        unit: figure.unit,
+        rounds: [...(seen?.rounds ?? []), ...figure.rounds],
+        runs: [...(seen?.runs ?? []), ...(figure.rounds.length > 0 ? [median(figure.rounds)] : [])],
+      })
     }
     return rows
   }
@@ -117,6 +149,7 @@ export function compareResults(
     const now = b.get(key)
     if (!now || now.unit !== old.unit) continue
     const higherIsBetter = options.absolute ? now.row.higherIsBetter : true
+    const runs = options.processRounds.has(now.row.suite) ? undefined : { before: old.runs, after: now.runs }
     changes.push({
       key,
       label: now.row.label,
@@ -125,7 +158,7 @@ export function compareResults(
       after: median(now.rounds),
       roundsBefore: old.rounds.length,
       roundsAfter: now.rounds.length,
-      ...decide(old.rounds, now.rounds, higherIsBetter, options),
+      ...decide(old.rounds, now.rounds, higherIsBetter, options, runs),
     })
   }
   return {

@@ -38,7 +38,7 @@ async function withHttpPlacement(
 const anyHasher = (candidates: Candidates) => candidates.hashers[0]?.id ?? ''
 
 function idsNote(budget: HttpBudget, raced: boolean) {
-  return `ids-in-framework: every round starts a fresh server per candidate (each GET / stores a session, and a grown store made the largest difference between rounds), all on the servers' core; each is loaded in ${budget.windowSec} s windows on 50 kept-alive connections until two windows in a row agree within 10 % (at most ${budget.warmupSec} s: a fresh server speeds up for about 1.5 s), then ${budget.windows} cycles of one ${budget.windowSec} s window per server, in a fresh random order each cycle; ${budget.rounds} rounds at least${raced ? ' (more, up to the race budget, while a ratio is undecided)' : ''}. Value = median over rounds of each round's median window req/s; ratio = per round, the median over cycles of the candidate's window ÷ the baseline's of the same cycle. ${VERDICT_RULE}`
+  return `ids-in-framework: every round starts one fresh server on the servers' core that serves every candidate's generator, picked per request by a header (each GET / stores a session, and a store grown over earlier rounds made the largest difference between rounds); it is loaded in ${budget.windowSec} s windows on 50 kept-alive connections until two windows in a row agree within 10 % (at most ${budget.warmupSec} s: a fresh server speeds up for about 1.5 s), then ${budget.windows} cycles of one ${budget.windowSec} s window per candidate, in a fresh random order each cycle; ${budget.rounds} rounds at least${raced ? ' (more, up to the race budget, while a ratio is undecided)' : ''}. Value = median over rounds of each round's median window req/s; ratio = per round, the median over cycles of the candidate's window ÷ the baseline's of the same cycle. ${VERDICT_RULE}`
 }
 
 export const httpSuite: Suite = {
@@ -90,8 +90,9 @@ const IN_FASTIFY = ['ref:fastify-session', 'ref:express-session', '@authlab/id-f
 
 export const idsInFastifySuite: Suite = {
   name: 'ids-in-fastify',
+  roundsAreProcesses: true,
   description:
-    "Session-creating requests per second inside @fastify/session with its own default idGenerator, express-session's default (uid-safe) and authlab fast, each in a fresh server alone on its core, as per-round ratios to @fastify/session's default, with an A/A control.",
+    "Session-creating requests per second inside @fastify/session with its own default idGenerator, express-session's default (uid-safe) and authlab fast, in one fresh server per round alone on its core, in alternating windows, as per-round ratios to @fastify/session's default, with an A/A control.",
   run: (candidates, ctx) =>
     withHttpPlacement(ctx, async (placement, notes) => {
       const budget = ctx.budget === FULL ? HTTP_BUDGETS.full : HTTP_BUDGETS.quick

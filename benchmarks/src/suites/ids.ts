@@ -20,6 +20,7 @@ const relativeSpeed = (rounds: readonly (IdRound | undefined)[]) => rounds.map((
 
 export const idsSuite: Suite = {
   name: 'ids',
+  roundsAreProcesses: true,
   placement: 'one-core',
   description:
     'Session IDs per CPU-second of every generator, each candidate in its own process once per round, as per-round ratios to crypto.randomUUID() and the frameworks’ own defaults, with the flat-string ceiling, an A/A control and the heap retained by sparse survivors.',

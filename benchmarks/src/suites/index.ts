@@ -18,3 +18,8 @@ export const SUITES: readonly Suite[] = [
   httpSuite,
   storesSuite,
 ]
+
+/** The suites `compare` may judge one run against one: each of their rounds runs in a fresh process. */
+export const PROCESS_ROUND_SUITES: ReadonlySet<string> = new Set(
+  SUITES.filter((s) => s.roundsAreProcesses).map((s) => s.name),
+)

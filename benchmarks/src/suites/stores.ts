@@ -202,6 +202,7 @@ async function clusterThroughputRows(
 
 export const storesSuite: Suite = {
   name: 'stores',
+  roundsAreProcesses: true,
   onRequestOnly: true,
   description:
     'The store-compatibility matrix: every generator × real session store × express-session and @fastify/session, ID length limits, hostile cookies, and store.get/set latency per store.',
