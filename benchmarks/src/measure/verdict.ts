@@ -71,7 +71,8 @@ export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
 const intervals = new Map<string, Interval>()
 
 const UPPER = 1 + MIN_EFFECT_PCT / 100
-const LOWER = 1 - MIN_EFFECT_PCT / 100
+/** 1 ÷ UPPER, not 1 − 5 %: the margins are symmetric in log space, so A ÷ B reads worse exactly when B ÷ A reads better. */
+const LOWER = 1 / UPPER
 
 /** The verdict of an interval of a ratio oriented so > 1 is better (see the rule at the top of this file). */
 export function judge(interval: Interval, rounds: number): Verdict {
@@ -215,7 +216,7 @@ export function formatRatio(q: Ratio): string {
 }
 
 /** The rule in one sentence, for notes, READMEs and `--help`. */
-export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies more than ${MIN_EFFECT_PCT} % beyond 1, same when it lies wholly within ±${MIN_EFFECT_PCT} %, undecided (with the side it leans to) when it straddles ${1 - MIN_EFFECT_PCT / 100} or ${1 + MIN_EFFECT_PCT / 100}, or with fewer than ${MIN_ROUNDS} rounds.`
+export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies beyond the ${MIN_EFFECT_PCT} % margin (above ${UPPER} or below ${LOWER.toFixed(3)} = 1 ÷ ${UPPER}, so A ÷ B and B ÷ A agree), same when it lies wholly inside it, undecided (with the side it leans to) when it straddles either end, or with fewer than ${MIN_ROUNDS} rounds.`
 
 /**
  * A ratio to a physical limit or a floor (the ids ceiling, the cheapest possible string) cannot exceed 1,
