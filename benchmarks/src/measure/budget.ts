@@ -35,8 +35,8 @@ export const QUICK: Budget = {
     hashMs: 15_000,
     concurrencyMs: 10_000,
     stretchMs: 12_000,
-    lagMs: 5_000,
-    inFrameworkMs: 16_000,
+    lagMs: 10_000,
+    inFrameworkMs: 30_000,
   },
 }
 
