@@ -8,6 +8,7 @@ import type { Ratio } from '../src/types.js'
 import { ratioOf, roundsAround, syntheticResults } from './fixtures.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const RESULTS = join(ROOT, 'benchmarks', 'results')
 const read = (file: string) => readResults(join(ROOT, file))
 
 /** The READMEs with figures blocks: the repository's and any workspace package's. */
@@ -83,6 +84,34 @@ describe('generation', () => {
       '| --- | --: |',
       '| ccc |   1 |',
     ])
+  })
+})
+
+describe('--from moves blocks to newer runs', () => {
+  // Files that exist in the repository; what they hold is what `read` says.
+  const [older, newer] = readdirSync(RESULTS)
+    .filter((f) => f.endsWith('.json'))
+    .slice(0, 2)
+    .map((f) => `benchmarks/results/${f}`)
+  const on = (runtime: string): ResultsFile => {
+    const run = syntheticResults()
+    return { ...run, environment: { ...run.environment, runtime } }
+  }
+  const moved = (olderRuntime: string, newerRuntime: string) => {
+    const runs = new Map([
+      [older, on(olderRuntime)],
+      [newer, on(newerRuntime)],
+    ])
+    const readme = `<!-- figures from ${older} findings -->\n<!-- /figures -->\n`
+    const text = regenerate(readme, join(ROOT, 'README.md'), ROOT, (f) => runs.get(f) as ResultsFile, [
+      newer as string,
+    ])
+    return text.startsWith(`<!-- figures from ${newer} findings -->`)
+  }
+
+  test('a block of the same runtime major version moves; a Node 24 block stays when Node 20 runs arrive', () => {
+    expect(moved('node v20.20.0', 'node v20.20.2')).toBe(true)
+    expect(moved('node v24.22.3', 'node v20.20.2')).toBe(false)
   })
 })
 

@@ -297,9 +297,10 @@ export function defaultsFigures(
 
 /**
  * The README with every figures block regenerated from the results files it names. `from` moves blocks
- * to newer runs: those whose first named file shares a suite with `from`'s (a default-suites run replaces
- * the default suites' blocks, an http run the http blocks), or whose named files are gone. `read` loads a
- * results file by its path relative to the repository root.
+ * to newer runs: those whose first named file shares a suite and a runtime major version with `from`'s (a
+ * default-suites run replaces the default suites' blocks, an http run the http blocks, and a Node 20 run
+ * leaves a Node 24 block alone), or whose named files are gone. `read` loads a results file by its path
+ * relative to the repository root.
  */
 export function regenerate(
   readme: string,
@@ -312,8 +313,11 @@ export function regenerate(
   const replaces = (named: readonly string[]) => {
     if (from === undefined || from.length === 0) return false
     if (!named.every((file) => existsSync(join(root, file)))) return true
-    const suites = new Set(read(from[0] as string).run.suites)
-    return read(named[0] as string).run.suites.some((s) => suites.has(s))
+    const [newer, older] = [read(from[0] as string), read(named[0] as string)]
+    const major = (run: ResultsFile) => run.environment.runtime.replace(/^(\S+ v?\d+).*$/, '$1')
+    if (major(newer) !== major(older)) return false
+    const suites = new Set(newer.run.suites)
+    return older.run.suites.some((s) => suites.has(s))
   }
   return readme.replace(BLOCK, (_, list: string, candidate: string | undefined, kind?: string) => {
     const named = list.split(',')
