@@ -52,7 +52,9 @@ const USAGE = `Usage:
   authlab-bench report [<dir> | <run.json> ...]   (the index page of a results directory, default
                 benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
-Suites run one after another; the default is ids,hash,lag,concurrency,stretch in quick mode (4–5 minutes on 2 cores).
+Suites run one after another; the default is ${SUITES.filter((s) => !s.onRequestOnly)
+  .map((s) => s.name)
+  .join(',')} in quick mode (under 4 minutes on 2 cores).
 Every micro suite runs interleaved rounds, and more rounds for comparisons still undecided. ${VERDICT_RULE}
 --filter      keeps candidates whose package name or label contains the substring (baselines and ceilings always run).
 --runtime     runs the ids, hash and stretch suites inside each listed runtime (default: this Node only) and merges

@@ -196,7 +196,7 @@ export interface Suite {
   readonly description: string
   /**
    * Runs only when named with --suite: minutes-long suites that start servers (http, stores) stay out
-   * of the default quick run, which takes 4–5 minutes on 2 cores.
+   * of the default quick run, which takes under 4 minutes on 2 cores.
    */
   readonly onRequestOnly?: boolean
   /**
