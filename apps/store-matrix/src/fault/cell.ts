@@ -51,6 +51,11 @@ export interface FaultCellReport extends LoadCounts {
   readonly crash?: string
   /** Per fault: ms from the fault's end to the first 2xx of a request sent after it; null when none came within the limit. */
   readonly recoveryMs: Readonly<Partial<Record<FaultKind, number | null>>>
+  /**
+   * Where the lost sessions were found: under load after a fault began (the latest such fault), or
+   * at the read-back after the load (`read-back`). Only lost sessions are counted.
+   */
+  readonly lostAfter: Readonly<Partial<Record<FaultKind | 'start' | 'read-back', number>>>
 }
 
 const SECRET = 'store-matrix-fault-secret-of-32+chars'
@@ -146,11 +151,13 @@ export async function runFaultCell(options: FaultCellOptions): Promise<FaultCell
     timeoutMs: requestTimeoutMs,
   })
   const recoveryMs: Partial<Record<FaultKind, number | null>> = {}
+  const began: { fault: FaultKind; at: number }[] = []
   try {
     load.start()
     await sleep(300)
     for (const fault of faults) {
       if (server.hasExited()) break
+      began.push({ fault, at: Date.now() })
       const restoredAt = await inject(fault, proxy, backend, holdMs, load)
       recoveryMs[fault] = await waitForRecovery(load, restoredAt, recoveryLimitMs, server)
       await sleep(200)
@@ -166,6 +173,7 @@ export async function runFaultCell(options: FaultCellOptions): Promise<FaultCell
       crashes: crashed ? 1 : 0,
       ...(crashed ? { crash: `${await server.exited}: ${crashLine(server.stderr())}` } : {}),
       recoveryMs,
+      lostAfter: attributeLosses(load.lostAt, counts.lost, began),
     }
   } finally {
     await load.stop()
@@ -173,6 +181,21 @@ export async function runFaultCell(options: FaultCellOptions): Promise<FaultCell
     await stopServer(server)
     await proxy.close()
   }
+}
+
+/** Each loss found under load goes to the latest fault begun before it; the rest were found at the read-back. */
+function attributeLosses(
+  lostAt: readonly number[],
+  lost: number,
+  began: readonly { fault: FaultKind; at: number }[],
+): FaultCellReport['lostAfter'] {
+  const counts: Partial<Record<FaultKind | 'start' | 'read-back', number>> = {}
+  const add = (key: FaultKind | 'start' | 'read-back', n: number) => {
+    if (n > 0) counts[key] = (counts[key] ?? 0) + n
+  }
+  for (const at of lostAt) add([...began].reverse().find((b) => b.at <= at)?.fault ?? 'start', 1)
+  add('read-back', lost - lostAt.length)
+  return counts
 }
 
 /** Applies one fault and returns the moment it ended. */

@@ -44,6 +44,8 @@ export class SessionLoad {
   private readonly failures: { sentAt: number; answeredAt: number }[] = []
   private nextUrl = 0
   private readonly urls: readonly string[]
+  /** When each lost session was found lost during the load (read-back losses are not in it). */
+  readonly lostAt: number[] = []
 
   /**
    * `url`: one server, or several sharing a store, taken in turn for every request (a client-side
@@ -150,6 +152,7 @@ export class SessionLoad {
     if (reply.status !== 200) return
     if (reply.json?.id !== session.id || typeof visits !== 'number' || visits <= session.acknowledgedVisits) {
       session.lost = true
+      if (this.running) this.lostAt.push(Date.now())
       return
     }
     session.acknowledgedVisits = visits
