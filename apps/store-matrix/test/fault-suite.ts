@@ -52,7 +52,12 @@ export function faultSuite(backend: StoreBackend): void {
 
       test('save-before-reply: no session is acknowledged and then lost', () => {
         const cell = report(framework, 'save-before-reply')
-        const seen = { lostAfter: cell.lostAfter, serverErrors: cell.serverErrors, noAnswer: cell.noAnswer }
+        const seen = {
+          lostAfter: cell.lostAfter,
+          lossSamples: cell.lossSamples,
+          serverErrors: cell.serverErrors,
+          noAnswer: cell.noAnswer,
+        }
         expect(cell.lost, JSON.stringify(seen)).toBe(0)
       })
     })

@@ -56,6 +56,8 @@ export interface FaultCellReport extends LoadCounts {
    * at the read-back after the load (`read-back`). Only lost sessions are counted.
    */
   readonly lostAfter: Readonly<Partial<Record<FaultKind | 'start' | 'read-back', number>>>
+  /** How the first few lost sessions read back. */
+  readonly lossSamples: readonly string[]
 }
 
 const SECRET = 'store-matrix-fault-secret-of-32+chars'
@@ -174,6 +176,7 @@ export async function runFaultCell(options: FaultCellOptions): Promise<FaultCell
       ...(crashed ? { crash: `${await server.exited}: ${crashLine(server.stderr())}` } : {}),
       recoveryMs,
       lostAfter: attributeLosses(load.lostAt, counts.lost, began),
+      lossSamples: load.lossSamples,
     }
   } finally {
     await load.stop()

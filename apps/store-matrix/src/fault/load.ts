@@ -46,6 +46,8 @@ export class SessionLoad {
   private readonly urls: readonly string[]
   /** When each lost session was found lost during the load (read-back losses are not in it). */
   readonly lostAt: number[] = []
+  /** How the first few lost sessions read back: a new ID, or fewer visits than acknowledged. */
+  readonly lossSamples: string[] = []
 
   /**
    * `url`: one server, or several sharing a store, taken in turn for every request (a client-side
@@ -116,7 +118,11 @@ export class SessionLoad {
       const reply = await this.request(session.cookie)
       // Verification runs once the backend is back: a session that cannot be read now is lost.
       if (reply?.status === 200) this.check(session, reply)
-      else session.lost = true
+      else {
+        session.lost = true
+        if (this.lossSamples.length < 5)
+          this.lossSamples.push(`read-back answered ${reply?.status ?? 'nothing'}`)
+      }
     })
     return {
       requests: this.requests,
@@ -153,6 +159,12 @@ export class SessionLoad {
     if (reply.json?.id !== session.id || typeof visits !== 'number' || visits <= session.acknowledgedVisits) {
       session.lost = true
       if (this.running) this.lostAt.push(Date.now())
+      if (this.lossSamples.length < 5)
+        this.lossSamples.push(
+          reply.json?.id !== session.id
+            ? `new ID after ${session.acknowledgedVisits} acknowledged visits`
+            : `${String(visits)} visits read after ${session.acknowledgedVisits} acknowledged`,
+        )
       return
     }
     session.acknowledgedVisits = visits
