@@ -118,11 +118,7 @@ export class SessionLoad {
       const reply = await this.request(session.cookie)
       // Verification runs once the backend is back: a session that cannot be read now is lost.
       if (reply?.status === 200) this.check(session, reply)
-      else {
-        session.lost = true
-        if (this.lossSamples.length < 5)
-          this.lossSamples.push(`read-back answered ${reply?.status ?? 'nothing'}`)
-      }
+      else this.markLost(session, `read-back answered ${reply?.status ?? 'nothing'}`)
     })
     return {
       requests: this.requests,
@@ -157,17 +153,22 @@ export class SessionLoad {
     const visits = reply.json?.visits
     if (reply.status !== 200) return
     if (reply.json?.id !== session.id || typeof visits !== 'number' || visits <= session.acknowledgedVisits) {
-      session.lost = true
-      if (this.running) this.lostAt.push(Date.now())
-      if (this.lossSamples.length < 5)
-        this.lossSamples.push(
-          reply.json?.id !== session.id
-            ? `new ID after ${session.acknowledgedVisits} acknowledged visits`
-            : `${String(visits)} visits read after ${session.acknowledgedVisits} acknowledged`,
-        )
+      this.markLost(
+        session,
+        reply.json?.id !== session.id
+          ? `new ID after ${session.acknowledgedVisits} acknowledged visits`
+          : `${String(visits)} visits read after ${session.acknowledgedVisits} acknowledged`,
+      )
       return
     }
     session.acknowledgedVisits = visits
+  }
+
+  /** Marks `session` lost, when (under load only) and how (the first few). */
+  private markLost(session: TrackedSession, how: string): void {
+    session.lost = true
+    if (this.running) this.lostAt.push(Date.now())
+    if (this.lossSamples.length < 5) this.lossSamples.push(how)
   }
 
   private async request(cookie: string | undefined): Promise<ClientResponse | undefined> {

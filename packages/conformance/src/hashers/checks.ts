@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { type KeyDerivation, type PasswordHasher, RUNS_ON } from '@authlab/core'
 import type { Check } from '../register.js'
 import { nearMiss, rejectsWithCode, within } from './assertions.js'
-import { sampleEventLoop } from './event-loop.js'
+import { sampleRepeated } from './event-loop.js'
 import { absurdCases, malformedCases } from './hostile.js'
 import type { ResolvedHasherCheckOptions } from './options.js'
 import { BCRYPT_VECTORS, SCRYPT_VECTORS } from './vectors.js'
@@ -299,15 +299,8 @@ export const runsOn: HasherCheck = async (o) => {
   const hasher = o.blockingParams ? o.factory(o.blockingParams) : o.factory()
   await hasher.hash('warm-up') // JIT, WASM compilation, worker start-up are not the steady state
   const minMs = o.bounds.minBlockingHashMs
-  let calls = 0
-  const sample = await sampleEventLoop(async () => {
-    const start = performance.now()
-    do {
-      await hasher.hash('event loop')
-      calls += 1
-    } while (calls < MAX_BLOCKING_CALLS && performance.now() - start < minMs)
-  })
-  const seen = `${calls} hash(es) took ${sample.durationMs.toFixed(0)} ms, max event-loop delay ${sample.maxDelayMs.toFixed(1)} ms, utilization ${sample.utilization.toFixed(2)}`
+  const sample = await sampleRepeated(() => hasher.hash('event loop'), minMs, MAX_BLOCKING_CALLS)
+  const seen = `${sample.calls} hash(es) took ${sample.durationMs.toFixed(0)} ms, max event-loop delay ${sample.maxDelayMs.toFixed(1)} ms, utilization ${sample.utilization.toFixed(2)}`
   assert.ok(
     sample.durationMs >= minMs,
     `${seen}: too fast to judge, raise blockingParams so a hash takes ≥ ${minMs} ms`,

@@ -42,3 +42,24 @@ export async function sampleEventLoop(work: () => Promise<unknown>): Promise<Eve
     clearInterval(timer)
   }
 }
+
+/**
+ * `sampleEventLoop` over `work` repeated back to back until the sample lasts `minMs` (at most `maxCalls`
+ * calls): a judgement needs enough time to see the loop busy or idle, and a momentarily faster CPU must
+ * not make one call too short to judge. Returns the sample and how many calls it took.
+ */
+export async function sampleRepeated(
+  work: () => Promise<unknown>,
+  minMs: number,
+  maxCalls: number,
+): Promise<EventLoopSample & { calls: number }> {
+  let calls = 0
+  const sample = await sampleEventLoop(async () => {
+    const start = performance.now()
+    do {
+      await work()
+      calls += 1
+    } while (calls < maxCalls && performance.now() - start < minMs)
+  })
+  return { ...sample, calls }
+}
