@@ -12,11 +12,17 @@ const SESSION_COMMANDS = new Set<PropertyKey>(['get', 'set', 'expire', 'del', 'm
  * its command `timeout` only covers the time a command waits to be written (@redis/client
  * commands-queue.js). The session commands get a deadline; on a miss the socket is dropped and opened
  * again, since every later command on it would wait the same way.
+ *
+ * Only a ready client is recycled. While node-redis is reconnecting by itself (after a reset or a
+ * refused connection) its retry loop is already replacing the socket, and `destroy()` + `connect()`
+ * would start a second loop beside it (@redis/client socket.js: the first loop resumes once `isOpen` is
+ * true again). Both then open a socket feeding the one reply decoder, which hands replies to the wrong
+ * commands: a session reads another's data, or none, and acknowledged saves are lost.
  */
 function withCommandDeadlines(client: RedisClientType): RedisClientType {
   let recycling = false
   const recycle = () => {
-    if (recycling) return
+    if (recycling || !client.isReady) return
     recycling = true
     client.destroy()
     client
