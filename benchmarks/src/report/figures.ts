@@ -186,7 +186,7 @@ export function candidateFigures(
     source(runs, files, toRoot),
     '',
     rows.length > 0
-      ? `This package's rows (${summary}):`
+      ? `\`${candidate}\`'s rows (${summary}):`
       : `This run has no row for \`${candidate}\` (${summary}).`,
     ...(rows.length > 0 ? ['', ...table] : []),
   ].join('\n')

@@ -11,8 +11,8 @@ const ARGON2ID_TYPE = 2
 
 /**
  * argon2id (RFC 9106) through `@node-rs/argon2` (the Rust `argon2` crate via napi-rs), chosen over the
- * `argon2` package because it hashed faster at the OWASP parameters in bench/compare-bindings.mjs (the
- * figures, with the machine they ran on, in bench/results/binding-choice.json). Its async calls run on the
+ * `argon2` package because it hashes faster at the OWASP parameters (the bench's hash suite times both in
+ * every run; figures in this package's README). Its async calls run on the
  * libuv threadpool. The raw tag is taken and the PHC string written here, in the reference order
  * `m=,t=,p=` (the `argon2` package writes `m=,p=,t=`; both parse everywhere).
  */

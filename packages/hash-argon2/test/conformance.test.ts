@@ -7,7 +7,7 @@ import { createHasher } from '../src/index.js'
 const cheapParams = ARGON2ID.testParams.cheap
 
 /**
- * The other native binding (node-argon2, the one bench/compare-bindings.mjs measured against) as a
+ * The other native binding (node-argon2, which the bench's hash suite times against this one) as a
  * peer: it writes `m=,p=,t=` and must verify our `m=,t=,p=` strings, and the other way round.
  */
 const nodeArgon2: PasswordHasher = {

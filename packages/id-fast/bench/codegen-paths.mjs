@@ -2,7 +2,9 @@
 // IDs/s of a code-generating ID generator's two paths, measured in one process: the unrolled one
 // built with `new Function`, and the loop it falls back to where code generation is refused. The
 // fallback is reached exactly as on such a host: `new Function` throws an EvalError while the
-// generator is built. Batches of 1,000 IDs, every ID consumed, interleaved rounds (A B, B A, …).
+// generator is built. Batches of 1,000 IDs, every ID consumed; both paths once per round, each round in
+// a fresh seeded random order, and the loop ÷ unrolled ratio with the bench's interval and verdict
+// (benchmarks/src/measure/verdict.ts). Run after `npx turbo run build`:
 //
 //   node packages/id-fast/bench/codegen-paths.mjs [built module, default this package's dist/esm/index.js]
 //
@@ -12,13 +14,21 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
+import { shuffledRounds } from '../../../benchmarks/dist/measure/rounds.js'
+import {
+  formatRatio,
+  perRoundRatios,
+  summarizeRatio,
+  VERDICT_RULE,
+} from '../../../benchmarks/dist/measure/verdict.js'
 
 const moduleUrl = process.argv[2]
   ? pathToFileURL(process.argv[2])
   : new URL('../dist/esm/index.js', import.meta.url)
 const { createIdGenerator } = await import(moduleUrl.href)
 const BATCH = 1_000
-const ROUNDS = Number(process.env.ROUNDS ?? 5)
+const ROUNDS = Number(process.env.ROUNDS ?? 7)
+const SEED = Number(process.env.SEED ?? Date.now() % 2 ** 31)
 
 const realFunction = globalThis.Function
 globalThis.Function = function refused() {
@@ -26,18 +36,18 @@ globalThis.Function = function refused() {
 }
 const loop = createIdGenerator()
 globalThis.Function = realFunction
-const candidates = { unrolled: createIdGenerator(), 'loop (no code generation)': loop }
-if (!candidates['loop (no code generation)'].info.wraps.includes('no code generation')) {
+const UNROLLED = 'unrolled'
+const LOOP = 'loop (no code generation)'
+const candidates = { [UNROLLED]: createIdGenerator(), [LOOP]: loop }
+if (!candidates[LOOP].info.wraps.includes('no code generation')) {
   throw new Error('the generator did not take its no-code-generation path')
 }
 
 let sink = 0
 const loadAverageAtStart = os.loadavg()
 const perRound = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]))
-for (let round = 0; round < ROUNDS; round++) {
-  const names = Object.keys(candidates)
-  if (round % 2 === 1) names.reverse()
-  for (const name of names) {
+for (const order of shuffledRounds(Object.keys(candidates), ROUNDS, SEED)) {
+  for (const name of order) {
     const generate = candidates[name]
     const bench = new Bench({ time: 400, warmupTime: 100 })
     bench.add(name, () => {
@@ -48,11 +58,12 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
+const ratio = summarizeRatio(UNROLLED, perRoundRatios(perRound[LOOP], perRound[UNROLLED], true))
 const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]
 const results = {
   date: new Date().toISOString(),
   commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
-  generator: candidates.unrolled.info.name,
+  generator: candidates[UNROLLED].info.name,
   machine: {
     cpu: os.cpus()[0]?.model,
     cores: os.cpus().length,
@@ -60,12 +71,13 @@ const results = {
     loadAverageAtStart,
   },
   node: process.version,
-  method: `tinybench 6, batches of ${BATCH} IDs, ${ROUNDS} interleaved rounds, median of per-round p50`,
+  method: `tinybench 6, batches of ${BATCH} IDs, ${ROUNDS} rounds in a fresh random order each (seed ${SEED}), per-round p50`,
   idsPerSecond: Object.fromEntries(
     Object.entries(perRound).map(([name, rates]) => [name, { median: median(rates), rounds: rates }]),
   ),
+  loopVersusUnrolled: { ...ratio, text: formatRatio(ratio), rule: VERDICT_RULE },
 }
 mkdirSync(new URL('../../bench/', moduleUrl), { recursive: true })
 writeFileSync(new URL('../../bench/codegen-paths.json', moduleUrl), `${JSON.stringify(results, null, 2)}\n`)
-console.log(JSON.stringify(results, null, 2))
+console.log(`${results.generator}: loop ÷ unrolled IDs/s ${formatRatio(ratio)}`)
 if (sink === -1) console.log(sink)
