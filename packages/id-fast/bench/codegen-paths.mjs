@@ -15,6 +15,7 @@ import os from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
 import { shuffledRounds } from '../../../benchmarks/dist/measure/rounds.js'
+import { median } from '../../../benchmarks/dist/measure/stats.js'
 import {
   formatRatio,
   perRoundRatios,
@@ -59,7 +60,6 @@ for (const order of shuffledRounds(Object.keys(candidates), ROUNDS, SEED)) {
 }
 
 const ratio = summarizeRatio(UNROLLED, perRoundRatios(perRound[LOOP], perRound[UNROLLED], true))
-const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]
 const results = {
   date: new Date().toISOString(),
   commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks'
 import { hasher as argon2 } from '@authlab/hash-argon2'
 import { createHasher as bcrypt } from '@authlab/hash-bcrypt'
 import { shuffledRounds } from '../../../benchmarks/dist/measure/rounds.js'
+import { median } from '../../../benchmarks/dist/measure/stats.js'
 import { formatRatio, perRoundRatios, summarizeRatio } from '../../../benchmarks/dist/measure/verdict.js'
 import { createPasswordContext } from '../dist/esm/index.js'
 
@@ -30,7 +31,6 @@ for (const order of shuffledRounds(names, rounds, seed)) {
     times[name].push(performance.now() - start)
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const [baseline, ...others] = names
 console.log(
   `argon2id m=19456 t=2 p=1, ${rounds} rounds (seed ${seed}), load ${loadavg()[0].toFixed(2)} at end`,
