@@ -175,6 +175,33 @@ describe('hashing suites on synthetic hashers', () => {
     )
   })
 
+  test('a setting predicted, from a cheaper one of the same candidate, at over twice the cap is never called', async () => {
+    // A bcrypt whose calls take time in proportion to its work, 2^cost: 16 ms at cost 10, 64 ms at 12.
+    const called: number[] = []
+    const proportional: HashCandidate = {
+      ...syntheticHasher('syn-bcrypt-work', 'bcrypt', 'main-thread', { cost: 12 }),
+    }
+    const create = proportional.create
+    proportional.create = (options) => {
+      const hasher = create(options)
+      const cost = hasher.info.params.cost as number
+      return {
+        ...hasher,
+        async hash(password) {
+          called.push(cost)
+          await new Promise((resolve) => setTimeout(resolve, 2 ** (cost - 6)))
+          return hasher.hash(password)
+        },
+      }
+    }
+    const hash = await hashSuite.run({ ...candidates, hashers: [native, proportional] }, capped)
+    expect(called).toContain(10)
+    expect(called).not.toContain(12)
+    expect(hash.notes).toContainEqual(
+      expect.stringMatching(/^syn-bcrypt-work \(.*12.*\) not run: one call would take about 0\.1 s/),
+    )
+  })
+
   test('stretch: [1] PBKDF2 20k backends, the chain per scrypt backend, and [2] in wall time', async () => {
     // Row [2] starts the real helper process; this synthetic chain never calls its scrypt (the real
     // chain's row [2] is in stretch.test.ts).

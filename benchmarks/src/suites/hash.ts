@@ -1,4 +1,4 @@
-import type { PasswordHasher } from '@authlab/core'
+import { findAlgorithm, type PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
 import { configurationKey, recordCallMs } from '../measure/call-cost.js'
@@ -48,6 +48,25 @@ function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: str
 /** One measurement per distinct (package, parameters): a setting equal to a package's defaults reuses it. */
 const keyOf = (e: Entry) => `${e.candidate.id} ${describeParams(e.hasher)}${e.control ? ' (A/A)' : ''}`
 
+/** A verify's work at these parameters in its algorithm's own units (core's profile), if known. */
+function workUnits(hasher: PasswordHasher): number | undefined {
+  const params = Object.fromEntries(
+    Object.entries(hasher.info.params).filter((e): e is [string, number] => typeof e[1] === 'number'),
+  )
+  const units = findAlgorithm(hasher.info.algorithm)?.work(params, 32).units
+  return units !== undefined && units > 0 ? units : undefined
+}
+
+/**
+ * The call time of `entry` predicted from a cheaper setting of the same candidate already timed: a
+ * call's time grows in proportion to its work (N·r·p for scrypt, RFC 7914 §2; 2^cost for bcrypt).
+ */
+function predictedCallMs(entry: Entry, timed: ReadonlyMap<string, { units: number; ms: number }>) {
+  const units = workUnits(entry.hasher)
+  const known = timed.get(entry.candidate.id)
+  return units !== undefined && known ? (known.ms * units) / known.units : undefined
+}
+
 export const hashSuite: Suite = {
   name: 'hash',
   placement: 'one-core',
@@ -77,8 +96,22 @@ export const hashSuite: Suite = {
     // a warm call, also sizes the entry against the budget's cap.
     const encoded = new Map<string, string>()
     const cap = ctx.budget.hashCallCapMs
-    for (const entry of distinct) {
+    // Cheapest settings first, so a setting predicted at over twice the cap from a cheaper one of the
+    // same candidate is left out without a call (a pure-JS scrypt at N=2^17 spent 1–3.6 s on it).
+    const timed = new Map<string, { units: number; ms: number }>()
+    const byWork = [...distinct].sort((a, b) => (workUnits(a.hasher) ?? 0) - (workUnits(b.hasher) ?? 0))
+    for (const entry of byWork) {
       const name = `${entry.candidate.id} (${describeParams(entry.hasher)})`
+      const predicted = predictedCallMs(entry, timed)
+      if (predicted !== undefined && predicted > 2 * cap) {
+        // Later suites read it too, and leave the configuration out the same way.
+        recordCallMs(configurationKey(entry.candidate.id, describeParams(entry.hasher)), predicted)
+        dropped.add(keyOf(entry))
+        notes.push(
+          `${name} not run: one call would take about ${(predicted / 1000).toFixed(1)} s, from a cheaper setting's call scaled by work (> ${cap / 1000} s quick cap; use --full)`,
+        )
+        continue
+      }
       try {
         // A cold first call (module init, pool spin-up, JIT), then a warm one that sizes the entry
         // against the cap; a configuration over the cap is not verified, nor run. One whose cold call
@@ -91,6 +124,9 @@ export const hashSuite: Suite = {
         const callMs = coldMs > 2 * cap ? coldMs : performance.now() - started
         if (!entry.control)
           recordCallMs(configurationKey(entry.candidate.id, describeParams(entry.hasher)), callMs)
+        const units = workUnits(entry.hasher)
+        if (units !== undefined && !timed.has(entry.candidate.id))
+          timed.set(entry.candidate.id, { units, ms: callMs })
         encoded.set(keyOf(entry), stored)
         if (callMs <= cap && !(await entry.hasher.verify(stored, BENCH_PASSWORD)))
           throw new Error('verify rejected its own hash')
