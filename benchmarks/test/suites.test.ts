@@ -178,21 +178,21 @@ describe('hashing suites on synthetic hashers', () => {
   test('a setting predicted, from a cheaper one of the same candidate, at over twice the cap is never called', async () => {
     // A bcrypt whose calls take time in proportion to its work, 2^cost: 16 ms at cost 10, 64 ms at 12.
     const called: number[] = []
+    const base = syntheticHasher('syn-bcrypt-work', 'bcrypt', 'main-thread', { cost: 12 })
     const proportional: HashCandidate = {
-      ...syntheticHasher('syn-bcrypt-work', 'bcrypt', 'main-thread', { cost: 12 }),
-    }
-    const create = proportional.create
-    proportional.create = (options) => {
-      const hasher = create(options)
-      const cost = hasher.info.params.cost as number
-      return {
-        ...hasher,
-        async hash(password) {
-          called.push(cost)
-          await new Promise((resolve) => setTimeout(resolve, 2 ** (cost - 6)))
-          return hasher.hash(password)
-        },
-      }
+      ...base,
+      create(options) {
+        const hasher = base.create(options)
+        const cost = hasher.info.params.cost as number
+        return {
+          ...hasher,
+          async hash(password: string) {
+            called.push(cost)
+            await new Promise((resolve) => setTimeout(resolve, 2 ** (cost - 6)))
+            return hasher.hash(password)
+          },
+        }
+      },
     }
     const hash = await hashSuite.run({ ...candidates, hashers: [native, proportional] }, capped)
     expect(called).toContain(10)
