@@ -202,6 +202,33 @@ describe('hashing suites on synthetic hashers', () => {
     )
   })
 
+  test('work predicts a call only within one algorithm: a package implementing two is timed in both', async () => {
+    // 5 ms per bcrypt call at 2^10 units would predict 1.3 s for scrypt's 2^18: units of different
+    // algorithms are not comparable, and the scrypt setting must be called.
+    const bcryptPart = syntheticHasher('syn-two', 'bcrypt', 'main-thread', { cost: 10 })
+    const scryptPart = syntheticHasher('syn-two', 'scrypt', 'main-thread', { ln: 14, r: 16, p: 1 })
+    const called: string[] = []
+    const two: HashCandidate = {
+      ...bcryptPart,
+      optionsFor: (family, params) =>
+        family === 'bcrypt' || family === 'scrypt' ? { ...params, algorithm: family } : undefined,
+      create(options = {}) {
+        const hasher = (options.algorithm === 'scrypt' ? scryptPart : bcryptPart).create(options)
+        return {
+          ...hasher,
+          async hash(password: string) {
+            called.push(hasher.info.algorithm)
+            if (hasher.info.algorithm === 'bcrypt') await new Promise((resolve) => setTimeout(resolve, 5))
+            return hasher.hash(password)
+          },
+        }
+      },
+    }
+    const hash = await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, capped)
+    expect(called).toContain('scrypt')
+    expect(hash.notes.filter((n) => n.startsWith('syn-two (scrypt'))).toEqual([])
+  })
+
   test('stretch: [1] PBKDF2 20k backends, the chain per scrypt backend, and [2] in wall time', async () => {
     // Row [2] starts the real helper process; this synthetic chain never calls its scrypt (the real
     // chain's row [2] is in stretch.test.ts).

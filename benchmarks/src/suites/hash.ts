@@ -58,12 +58,15 @@ function workUnits(hasher: PasswordHasher): number | undefined {
 }
 
 /**
- * The call time of `entry` predicted from a cheaper setting of the same candidate already timed: a
- * call's time grows in proportion to its work (N·r·p for scrypt, RFC 7914 §2; 2^cost for bcrypt).
+ * The call time of `entry` predicted from a cheaper setting of the same candidate and algorithm already
+ * timed: a call's time grows in proportion to its work (N·r·p for scrypt, RFC 7914 §2; 2^cost for
+ * bcrypt). Work units compare only within one algorithm (one package may implement several).
  */
+const workKey = (entry: Entry) => `${entry.candidate.id} ${entry.hasher.info.algorithm}`
+
 function predictedCallMs(entry: Entry, timed: ReadonlyMap<string, { units: number; ms: number }>) {
   const units = workUnits(entry.hasher)
-  const known = timed.get(entry.candidate.id)
+  const known = timed.get(workKey(entry))
   return units !== undefined && known ? (known.ms * units) / known.units : undefined
 }
 
@@ -97,7 +100,7 @@ export const hashSuite: Suite = {
     const encoded = new Map<string, string>()
     const cap = ctx.budget.hashCallCapMs
     // Cheapest settings first, so a setting predicted at over twice the cap from a cheaper one of the
-    // same candidate is left out without a call (a pure-JS scrypt at N=2^17 spent 1–3.6 s on it).
+    // same candidate and algorithm is left out without a call (a pure-JS scrypt at N=2^17 spent 1–3.6 s on it).
     const timed = new Map<string, { units: number; ms: number }>()
     const byWork = [...distinct].sort((a, b) => (workUnits(a.hasher) ?? 0) - (workUnits(b.hasher) ?? 0))
     for (const entry of byWork) {
@@ -125,8 +128,8 @@ export const hashSuite: Suite = {
         if (!entry.control)
           recordCallMs(configurationKey(entry.candidate.id, describeParams(entry.hasher)), callMs)
         const units = workUnits(entry.hasher)
-        if (units !== undefined && !timed.has(entry.candidate.id))
-          timed.set(entry.candidate.id, { units, ms: callMs })
+        if (units !== undefined && !timed.has(workKey(entry)))
+          timed.set(workKey(entry), { units, ms: callMs })
         encoded.set(keyOf(entry), stored)
         if (callMs <= cap && !(await entry.hasher.verify(stored, BENCH_PASSWORD)))
           throw new Error('verify rejected its own hash')
