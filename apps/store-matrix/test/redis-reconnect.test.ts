@@ -1,5 +1,6 @@
 import type { SessionData } from 'express-session'
 import { afterEach, beforeEach, expect, test } from 'vitest'
+import { sleep } from '../src/concurrency.js'
 import { FaultProxy } from '../src/fault/proxy.js'
 import { isReachable, unreachableMessage } from '../src/index.js'
 import { REDIS } from '../src/services.js'
@@ -27,8 +28,6 @@ afterEach(async () => {
   opened = undefined
   await proxy.close()
 })
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function session(visits: number): SessionData {
   return { cookie: { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000) }, visits } as SessionData

@@ -57,18 +57,8 @@ function workUnits(hasher: PasswordHasher): number | undefined {
   return units !== undefined && units > 0 ? units : undefined
 }
 
-/**
- * The call time of `entry` predicted from a cheaper setting of the same candidate and algorithm already
- * timed: a call's time grows in proportion to its work (N·r·p for scrypt, RFC 7914 §2; 2^cost for
- * bcrypt). Work units compare only within one algorithm (one package may implement several).
- */
+/** Work units compare only within one algorithm (one package may implement several). */
 const workKey = (entry: Entry) => `${entry.candidate.id} ${entry.hasher.info.algorithm}`
-
-function predictedCallMs(entry: Entry, timed: ReadonlyMap<string, { units: number; ms: number }>) {
-  const units = workUnits(entry.hasher)
-  const known = timed.get(workKey(entry))
-  return units !== undefined && known ? (known.ms * units) / known.units : undefined
-}
 
 export const hashSuite: Suite = {
   name: 'hash',
@@ -99,16 +89,23 @@ export const hashSuite: Suite = {
     // a warm call, also sizes the entry against the budget's cap.
     const encoded = new Map<string, string>()
     const cap = ctx.budget.hashCallCapMs
-    // Cheapest settings first, so a setting predicted at over twice the cap from a cheaper one of the
-    // same candidate and algorithm is left out without a call (a pure-JS scrypt at N=2^17 spent 1–3.6 s on it).
+    // Cheapest settings first: a call's time grows in proportion to its work (N·r·p for scrypt, RFC 7914
+    // §2; 2^cost for bcrypt), so the first call timed per candidate and algorithm predicts the costlier
+    // ones, and one predicted at over twice the cap is left out without a call (a pure-JS scrypt at
+    // N=2^17 spent 1–3.6 s on it).
     const timed = new Map<string, { units: number; ms: number }>()
-    const byWork = [...distinct].sort((a, b) => (workUnits(a.hasher) ?? 0) - (workUnits(b.hasher) ?? 0))
+    const units = new Map(distinct.map((e) => [e, workUnits(e.hasher)]))
+    const byWork = [...distinct].sort((a, b) => (units.get(a) ?? 0) - (units.get(b) ?? 0))
     for (const entry of byWork) {
-      const name = `${entry.candidate.id} (${describeParams(entry.hasher)})`
-      const predicted = predictedCallMs(entry, timed)
+      const params = describeParams(entry.hasher)
+      const name = `${entry.candidate.id} (${params})`
+      const configuration = configurationKey(entry.candidate.id, params)
+      const own = units.get(entry)
+      const known = timed.get(workKey(entry))
+      const predicted = own !== undefined && known ? (known.ms * own) / known.units : undefined
       if (predicted !== undefined && predicted > 2 * cap) {
         // Later suites read it too, and leave the configuration out the same way.
-        recordCallMs(configurationKey(entry.candidate.id, describeParams(entry.hasher)), predicted)
+        recordCallMs(configuration, predicted)
         dropped.add(keyOf(entry))
         notes.push(
           `${name} not run: one call would take about ${(predicted / 1000).toFixed(1)} s, from a cheaper setting's call scaled by work (> ${cap / 1000} s quick cap; use --full)`,
@@ -125,11 +122,8 @@ export const hashSuite: Suite = {
         const started = performance.now()
         const stored = coldMs > 2 * cap ? cold : await entry.hasher.hash(BENCH_PASSWORD)
         const callMs = coldMs > 2 * cap ? coldMs : performance.now() - started
-        if (!entry.control)
-          recordCallMs(configurationKey(entry.candidate.id, describeParams(entry.hasher)), callMs)
-        const units = workUnits(entry.hasher)
-        if (units !== undefined && !timed.has(workKey(entry)))
-          timed.set(workKey(entry), { units, ms: callMs })
+        if (!entry.control) recordCallMs(configuration, callMs)
+        if (own !== undefined && !known) timed.set(workKey(entry), { units: own, ms: callMs })
         encoded.set(keyOf(entry), stored)
         if (callMs <= cap && !(await entry.hasher.verify(stored, BENCH_PASSWORD)))
           throw new Error('verify rejected its own hash')

@@ -196,7 +196,7 @@ function attributeLosses(
   const add = (key: FaultKind | 'start' | 'read-back', n: number) => {
     if (n > 0) counts[key] = (counts[key] ?? 0) + n
   }
-  for (const at of lostAt) add([...began].reverse().find((b) => b.at <= at)?.fault ?? 'start', 1)
+  for (const at of lostAt) add(began.findLast((b) => b.at <= at)?.fault ?? 'start', 1)
   add('read-back', lost - lostAt.length)
   return counts
 }
