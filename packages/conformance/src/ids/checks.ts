@@ -20,14 +20,25 @@ function draw(generate: IdGenerator, count: number): string[] {
 
 function assertWellFormed(generate: IdGenerator, ids: readonly string[]): void {
   const { length, alphabet } = generate.info
-  const allowed = new Set(alphabet)
+  const allowed = new Uint8Array(128)
+  for (const c of alphabet)
+    if (c.charCodeAt(0) < 128 && SAFE_ID_CHARACTERS.test(c)) allowed[c.charCodeAt(0)] = 1
   for (const id of ids) {
+    // The messages are built only for an ID that fails: building them for each of 100,000 good IDs
+    // cost more than the checks.
+    if (typeof id === 'string' && id.length === length && everyCharIn(id, allowed)) continue
     assert.equal(typeof id, 'string', `${generate.info.name} returned ${typeof id}, not a string`)
     assert.equal(id.length, length, `ID ${JSON.stringify(id)} has length ${id.length}, declared ${length}`)
     assert.ok(SAFE_ID_CHARACTERS.test(id), `ID ${JSON.stringify(id)} has characters outside [A-Za-z0-9_-]`)
-    for (const c of id)
-      assert.ok(allowed.has(c), `ID ${JSON.stringify(id)} has ${JSON.stringify(c)}, not in its alphabet`)
+    const c = [...id].find((ch) => !alphabet.includes(ch))
+    assert.fail(`ID ${JSON.stringify(id)} has ${JSON.stringify(c)}, not in its alphabet`)
   }
+}
+
+/** Whether every character of `id` is marked in `allowed` (ASCII only: the safe set is ASCII). */
+function everyCharIn(id: string, allowed: Uint8Array): boolean {
+  for (let i = 0; i < id.length; i++) if (allowed[id.charCodeAt(i)] !== 1) return false
+  return true
 }
 
 /** Declared metadata is honest and every ID has the declared length and alphabet. */
@@ -78,91 +89,94 @@ export const uniqueness: IdCheck = ({ factory, sizes }) => {
 export const noByteReuse: IdCheck = ({ factory, decode, symbolsAt, sizes }) => {
   const generate = factory()
   const ids = draw(generate, sizes.sample)
-  const byteWindows = collectWindows(ids, (id) => byteWindowKeys(decode(id)))
-  assertNoRepeatedWindow(byteWindows, ids, 'an 8-byte sequence of decoded random bytes')
-  const symbolWindows = collectWindows(ids, symbolWindowKeysFor(generate.info.length, symbolsAt))
-  assertNoRepeatedWindow(symbolWindows, ids, 'a 64-bit run of characters')
-}
-
-interface Windows {
-  keys: BigUint64Array
-  owners: Uint32Array
-}
-
-function collectWindows(ids: readonly string[], keysOf: (id: string) => bigint[]): Windows {
-  const all: bigint[] = []
-  const owners: number[] = []
-  ids.forEach((id, owner) => {
-    for (const key of keysOf(id)) {
-      all.push(key)
-      owners.push(owner)
-    }
-  })
-  return { keys: BigUint64Array.from(all), owners: Uint32Array.from(owners) }
-}
-
-function assertNoRepeatedWindow({ keys, owners }: Windows, ids: readonly string[], what: string): void {
-  assert.ok(keys.length > 0, 'no windows to compare: IDs are shorter than 64 bits of random data')
-  const sorted = keys.slice().sort()
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i] !== sorted[i - 1]) continue
-    const key = sorted[i] as bigint
-    const holders = [...keys.keys()].filter((k) => keys[k] === key).map((k) => ids[owners[k] as number])
-    assert.fail(`${what} appears more than once: in ${holders.map((h) => JSON.stringify(h)).join(' and ')}`)
-  }
-}
-
-function byteWindowKeys(bytes: Uint8Array): bigint[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const keys: bigint[] = []
-  for (let offset = 0; offset + 8 <= bytes.length; offset++) keys.push(view.getBigUint64(offset))
-  return keys
+  const bytes = (id: string) => decode(id)
+  const byteCount = bytes(ids[0] as string).length
+  const byteRuns = Array.from({ length: byteCount }, (_, s) => (s + 8 <= byteCount ? 8 : 0))
+  assertNoRepeatedRun(ids, bytes, byteRuns, 'an 8-byte sequence of decoded random bytes')
+  const { valuesOf, runs } = symbolRuns(generate.info.length, symbolsAt)
+  assertNoRepeatedRun(ids, valuesOf, runs, 'a 64-bit run of characters')
 }
 
 /**
- * Runs of consecutive random positions holding ≥ 64 bits, as 64-bit keys. Positions with a single
- * allowed symbol (fixed characters) carry no randomness and are skipped. Symbols accumulate into two
- * plain numbers below 2^48 (cheap), combined into one BigInt per window and folded to 64 bits.
+ * Fails if two runs of values are equal: the run of `runs[s]` values starting at `s` (0 = no run
+ * there) of each ID's `valuesOf`. Runs are compared by a 53-bit fingerprint in one sorted
+ * Float64Array, and only equal fingerprints are compared value by value, so a fingerprint collision
+ * never fails a correct generator and a million runs cost one native sort.
  */
-function symbolWindowKeysFor(
+function assertNoRepeatedRun(
+  ids: readonly string[],
+  valuesOf: (id: string) => ArrayLike<number>,
+  runs: readonly number[],
+  what: string,
+): void {
+  const starts = runs.flatMap((length, s) => (length > 0 ? [s] : []))
+  assert.ok(starts.length > 0, 'no windows to compare: IDs are shorter than 64 bits of random data')
+  const prints = new Float64Array(ids.length * starts.length)
+  ids.forEach((id, owner) => {
+    const values = valuesOf(id)
+    starts.forEach((s, j) => {
+      prints[owner * starts.length + j] = fingerprint(values, s, s + (runs[s] as number))
+    })
+  })
+  const sorted = prints.slice().sort()
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i] !== sorted[i - 1]) continue
+    const holders: { id: string; values: number[] }[] = []
+    prints.forEach((print, k) => {
+      if (print !== sorted[i]) return
+      const id = ids[Math.floor(k / starts.length)] as string
+      const s = starts[k % starts.length] as number
+      holders.push({ id, values: Array.from(valuesOf(id)).slice(s, s + (runs[s] as number)) })
+    })
+    for (const [a, b] of holders.flatMap((x, n) => holders.slice(n + 1).map((y) => [x, y] as const)))
+      if (a.values.join() === b.values.join())
+        assert.fail(`${what} appears more than once: in ${JSON.stringify(a.id)} and ${JSON.stringify(b.id)}`)
+  }
+}
+
+/** Two 32-bit multiplicative hashes (FNV-1a and a MurmurHash2 step) of values[start..end), joined to 53 bits. */
+function fingerprint(values: ArrayLike<number>, start: number, end: number): number {
+  let a = 0x811c9dc5
+  let b = 0x9747b28c
+  for (let k = start; k < end; k++) {
+    const v = values[k] as number
+    a = Math.imul(a ^ v, 0x01000193)
+    b = Math.imul(b ^ v, 0x5bd1e995)
+    b ^= b >>> 15
+  }
+  return (a >>> 0) * 2 ** 21 + ((b >>> 0) >>> 11)
+}
+
+/**
+ * Each ID's symbol indices at its random positions (a position with a single allowed symbol, a fixed
+ * character, carries no randomness and is skipped), and from each position the number of positions
+ * that together hold ≥ 64 bits (0 where too few remain).
+ */
+function symbolRuns(
   length: number,
   symbolsAt: (position: number) => string,
-): (id: string) => bigint[] {
-  const positions: { position: number; index: Map<string, number>; size: number }[] = []
+): { valuesOf: (id: string) => number[]; runs: number[] } {
+  const positions: { position: number; index: Map<string, number>; bits: number }[] = []
   for (let p = 0; p < length; p++) {
     const symbols = symbolsAt(p)
     if (symbols.length > 1)
       positions.push({
         position: p,
         index: new Map([...symbols].map((c, i) => [c, i])),
-        size: symbols.length,
+        bits: Math.log2(symbols.length),
       })
   }
-  return (id) => {
-    const values = positions.map(({ position, index }) => index.get(id[position] as string) ?? 0)
-    const keys: bigint[] = []
-    for (let start = 0; start < positions.length; start++) {
-      let high = 0
-      let low = 0
-      let lowRange = 1
-      let bits = 0
-      for (let k = start; k < positions.length && bits < 64; k++) {
-        const size = (positions[k] as (typeof positions)[number]).size
-        if (lowRange * size > 2 ** 48) {
-          high = (high * lowRange + low) % 2 ** 48
-          low = 0
-          lowRange = 1
-        }
-        low = low * size + (values[k] as number)
-        lowRange *= size
-        bits += Math.log2(size)
-      }
-      if (bits < 64) break
-      const key = BigInt(high) * BigInt(lowRange) + BigInt(low)
-      keys.push(BigInt.asUintN(64, key ^ (key >> 64n)))
+  const runs = positions.map((_, start) => {
+    let bits = 0
+    for (let k = start; k < positions.length; k++) {
+      bits += (positions[k] as (typeof positions)[number]).bits
+      if (bits >= 64) return k - start + 1
     }
-    return keys
-  }
+    return 0
+  })
+  const valuesOf = (id: string) =>
+    positions.map(({ position, index }) => index.get(id[position] as string) ?? 0)
+  return { valuesOf, runs }
 }
 
 /** Each character position is uniform over its symbols (χ², Bonferroni over positions, p < 1e-6). */
@@ -176,10 +190,8 @@ export const uniformity: IdCheck = ({ factory, symbolsAt, sizes }) => {
     const counts = new Float64Array(symbols.length)
     for (const id of ids) {
       const i = index.get(id[p] as string)
-      assert.ok(
-        i !== undefined,
-        `position ${p} of ${JSON.stringify(id)} is not one of ${JSON.stringify(symbols)}`,
-      )
+      if (i === undefined)
+        assert.fail(`position ${p} of ${JSON.stringify(id)} is not one of ${JSON.stringify(symbols)}`)
       counts[i] = (counts[i] as number) + 1
     }
     if (symbols.length === 1) continue
