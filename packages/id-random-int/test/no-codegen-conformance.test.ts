@@ -1,6 +1,10 @@
 import { idChecks, resolveOptions, withoutCodeGeneration } from '@authlab/conformance'
 import { test } from 'vitest'
-import { createIdGenerator, type RandomIntIdOptions } from '../src/index.js'
+import type { RandomIntIdOptions } from '../src/index.js'
+
+// The built module, as published (see idGeneratorSuite).
+const built = new URL('../dist/esm/index.js', import.meta.url)
+const { createIdGenerator }: typeof import('../src/index.js') = await import(built.href)
 
 // The conformance checks that depend on how the loop path builds its strings, where code generation
 // is refused. The statistical checks (uniqueness, uniformity, independence, byte reuse) judge the

@@ -1,6 +1,9 @@
 import { idGeneratorSuite } from '@authlab/conformance'
 import { test } from 'vitest'
-import { createIdGenerator, uuidSymbolsAt } from '../src/index.js'
+
+// The built module, as published (see idGeneratorSuite).
+const built = new URL('../dist/esm/index.js', import.meta.url)
+const { createIdGenerator, uuidSymbolsAt }: typeof import('../src/index.js') = await import(built.href)
 
 idGeneratorSuite({
   test,
@@ -9,5 +12,5 @@ idGeneratorSuite({
   minEntropyBits: 122,
   symbolsAt: uuidSymbolsAt,
   decode: (id) => Buffer.from(id.replaceAll('-', ''), 'hex'),
-  workerModule: new URL('../dist/esm/index.js', import.meta.url),
+  workerModule: built,
 })
