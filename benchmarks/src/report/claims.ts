@@ -12,6 +12,12 @@ export interface ClaimPart {
   readonly pick: (row: Row) => boolean
   /** Which of the row's ratios answers it, by its baseline's label (default: the first). */
   readonly ratio?: (baseline: string) => boolean
+  /**
+   * Reads that ratio against a ceiling instead of 1, named by the row's detail of that name (a
+   * speed-up against min(K, cores)): its rounds divided by the ceiling and judged again, so "does not
+   * reach the ceiling" is a decided verdict where "no faster than one at a time" needs ±5 % precision.
+   */
+  readonly ceiling?: string
 }
 
 export interface Claim {
@@ -53,15 +59,25 @@ export const CLAIMS: readonly Claim[] = [
         })),
   },
   {
-    title: 'Hashes in parallel: K = cores concurrent hashes ÷ one at a time',
+    title:
+      'Hashes in parallel at K = cores: a strategy that scales beats one hash at a time, one that does not stays below the cores’ limit',
     source:
       'native bcrypt runs on the libuv threadpool and scales with the cores; bcryptjs runs on the main thread',
-    parts: (rows, cores) =>
-      ['@authlab/hash-bcrypt', '@authlab/hash-bcryptjs', '@authlab/hash-node-rs-bcrypt'].map((id) => ({
-        label: rows.find((r) => r.candidate === id)?.label ?? id,
+    // Each side of the claim by its own test: scaling is a speed-up decided above 1, not scaling is a
+    // speed-up decided below min(K, cores), the most K concurrent hashes can reach.
+    parts: (rows, cores) => [
+      ...['@authlab/hash-bcrypt', '@authlab/hash-node-rs-bcrypt'].map((id) => ({
+        label: `${rows.find((r) => r.candidate === id)?.label ?? id}, K = ${cores} ÷ one at a time`,
         pick: at('concurrency', `K=${cores}`, id),
-        ratio: (baseline) => baseline.startsWith('K=1'),
+        ratio: (baseline: string) => baseline.startsWith('K=1'),
       })),
+      {
+        label: `bcrypt (pure JS), K = ${cores} ÷ one at a time, as a share of the limit ${cores}`,
+        pick: at('concurrency', `K=${cores}`, '@authlab/hash-bcryptjs'),
+        ratio: (baseline: string) => baseline.startsWith('K=1'),
+        ceiling: 'limit min(K, cores)',
+      },
+    ],
   },
   {
     title: "argon2id at OWASP's m=19456 t=2 p=1: CPU per hash against the Rust binding",

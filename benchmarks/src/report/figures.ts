@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import { VERDICT_RULE } from '../measure/verdict.js'
+import { rejudge, VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
-import { BEST_ID, CLAIMS, FRAMEWORK_DEFAULTS } from './claims.js'
+import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
 import { fileNamePart, markdownCode, markdownText } from './escape.js'
 import { groupRows } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
@@ -192,10 +192,18 @@ export function candidateFigures(
   ].join('\n')
 }
 
-/** The row with the ratio a claim asks for moved first, so the held verdict is that ratio's. */
-function focused(row: Row, which: ((baseline: string) => boolean) | undefined): Row | undefined {
-  const chosen = which ? row.ratios.find((q) => which(q.baseline)) : row.ratios[0]
-  if (!chosen) return undefined
+/**
+ * The row with the ratio a claim part asks for moved first, so the held verdict is that ratio's; read
+ * against the part's ceiling when it names one.
+ */
+function focused(row: Row, part: ClaimPart): Row | undefined {
+  const found = part.ratio ? row.ratios.find((q) => part.ratio?.(q.baseline)) : row.ratios[0]
+  const ceiling = part.ceiling === undefined ? 1 : row.details[part.ceiling]
+  if (!found || typeof ceiling !== 'number' || !(ceiling > 0)) return undefined
+  const chosen =
+    ceiling === 1
+      ? found
+      : rejudge({ ...found, baseline: `${ceiling}`, rounds: found.rounds.map((r) => r / ceiling) })
   return { ...row, flags: row.flags.filter((f) => f !== 'baseline'), ratios: [chosen] }
 }
 
@@ -211,9 +219,9 @@ export function findingsFigures(
   const lines = CLAIMS.flatMap((claim) => {
     const parts = claim.parts(rows, latest.environment.cores).flatMap((part) => {
       const h = held.find((x) => part.pick(x.row))
-      const row = h && focused(h.row, part.ratio)
+      const row = h && focused(h.row, part)
       if (!h || !row) return []
-      const runsOf = h.runs.flatMap((r) => focused(r, part.ratio) ?? [])
+      const runsOf = h.runs.flatMap((r) => focused(r, part) ?? [])
       const { ratio, verdict } = heldRatio({ row, runs: runsOf, of: h.of })
       return [`${part.label} ${ratio} ${verdict}`]
     })
