@@ -62,6 +62,15 @@ function rewritable(profile: AlgorithmProfile, genuine: string): Rewritable {
   }
 }
 
+/**
+ * What verifying a stored hash costs, read from the hash itself (bcrypt's cost, a PHC string's
+ * parameters and output length): InvalidHashError for anything malformed.
+ */
+export function storedHashWork(profile: AlgorithmProfile, encoded: string): WorkEstimate {
+  const { params, hashBytes } = rewritable(profile, encoded)
+  return profile.work(params, hashBytes)
+}
+
 const moreWork = (a: WorkEstimate, b: WorkEstimate) => a.units > b.units || a.memoryBytes > b.memoryBytes
 
 const describeParams = (params: Params) =>

@@ -12,6 +12,7 @@ import {
   PBKDF2_SHA256,
   resolveLimits,
   SCRYPT,
+  storedHashWork,
   worstForDefaultLimits,
   worstInBudget,
 } from '../src/index.js'
@@ -99,6 +100,23 @@ describe('worstInBudget: the costliest stored hash the default limits accept', (
     const limits = resolveLimits(SCRYPT, SCRYPT.defaults, 32)
     expect(() => worstInBudget(SCRYPT, limits, kdfHash(SCRYPT, { ln: 20, r: 8, p: 1 }))).toThrow(
       /already outside the limits/,
+    )
+  })
+})
+
+describe('storedHashWork: the cost of verifying a stored hash, read from the hash', () => {
+  test('bcrypt by its cost, a PHC string by its parameters and output length', () => {
+    const bcrypt = formatBcryptHash(10, new Uint8Array(16), new Uint8Array(23))
+    expect(storedHashWork(BCRYPT, bcrypt)).toEqual(BCRYPT.work({ cost: 10 }, 23))
+    const scrypt = kdfHash(SCRYPT, { ln: 14, r: 8, p: 1 })
+    expect(storedHashWork(SCRYPT, scrypt)).toEqual(SCRYPT.work({ ln: 14, r: 8, p: 1 }, 32))
+    const pbkdf2 = kdfHash(PBKDF2_SHA256, { iterations: 6400 }, 64)
+    expect(storedHashWork(PBKDF2_SHA256, pbkdf2)).toEqual(PBKDF2_SHA256.work({ iterations: 6400 }, 64))
+  })
+
+  test('a malformed hash is an InvalidHashError', () => {
+    expect(() => storedHashWork(SCRYPT, '$scrypt$ln=x')).toThrow(
+      expect.objectContaining({ code: 'ERR_AUTHLAB_INVALID_HASH' }),
     )
   })
 })

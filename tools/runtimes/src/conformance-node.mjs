@@ -3,7 +3,7 @@
 // brought back, judged here on Node against the declared metadata and Node's own hashers.
 
 import { nearMiss, ONEPW_VECTOR, SAFE_ID_CHARACTERS, VECTOR_SETS } from '@authlab/conformance'
-import { DEFAULT_PASSWORD_POLICY, decodeKdfHash, getAlgorithm } from '@authlab/core'
+import { DEFAULT_PASSWORD_POLICY, getAlgorithm, storedHashWork } from '@authlab/core'
 import { factoryOf, hashAlgorithms, hashOptions, nodeEngineProblem } from '@authlab/workspace'
 
 const PASSWORD = 'pässwörd 🔑'
@@ -97,14 +97,7 @@ export async function planFor(pkg, loaded) {
  * @param {import('@authlab/conformance').EncodedVector[]} vectors
  */
 function lightVectors(profile, vectors) {
-  const work = vectors.map(({ encoded }) => {
-    const bcryptCost = /^\$2[abxy]?\$(\d\d)\$/.exec(encoded)?.[1]
-    const params =
-      bcryptCost !== undefined
-        ? { cost: Number(bcryptCost) }
-        : decodeKdfHash(/** @type {import('@authlab/core').KdfProfile} */ (profile), encoded).params
-    return profile.work(params, 32).units
-  })
+  const work = vectors.map(({ encoded }) => storedHashWork(profile, encoded).units)
   const cheapest = Math.min(...work)
   return vectors.filter((_, i) => (work[i] ?? 0) <= 2 * cheapest)
 }
