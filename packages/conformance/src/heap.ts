@@ -110,7 +110,14 @@ function leastOf(times: number, measure: () => number, enough: (least: number) =
  * do IDs built by concatenation until something flattens them (V8 cons strings keep every piece).
  */
 export function sparseSurvivorHeap(generate: () => string, options: SurvivorHeapOptions): SurvivorHeap {
-  const { total, keepEvery, use = () => {}, repeats = 3, warmup = Math.min(total, 100_000), enough } = options
+  const {
+    total,
+    keepEvery,
+    use = () => {},
+    repeats = 3,
+    warmup = Math.min(total, 100_000),
+    enough = () => false,
+  } = options
   const survivors = Math.floor(total / keepEvery)
   for (let i = 0; i < warmup; i++) use(generate())
   const codes = Array.from(generate(), (c) => c.charCodeAt(0))
@@ -138,7 +145,7 @@ export function sparseSurvivorHeap(generate: () => string, options: SurvivorHeap
         kept.forEach(use)
         return kept
       }),
-    (least) => enough?.(least, standalone) ?? false,
+    (least) => enough(least, standalone),
   )
   return { survivors, retained, standalone }
 }

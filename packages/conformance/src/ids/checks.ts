@@ -233,7 +233,7 @@ export const independence: IdCheck = ({ factory, symbolsAt, sizes }) => {
   }
 }
 
-/** Twice the standalone strings' heap, plus 16 KB for the heap's own granularity. */
+/** The allowance retainedMemory states below. */
 const limitFor = (standalone: number) => 2 * standalone + 16 * 1024
 
 /**
