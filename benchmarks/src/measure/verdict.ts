@@ -35,6 +35,13 @@ const RESAMPLES = 2000
  * interval that only described this run covered another run's median in 73 % of pairs of committed runs.
  * Rounds are the unit resampled (a fresh process per round in the ids suite), never the samples inside
  * one round. Seeded, so the same rounds always give the same interval.
+ *
+ * A percentile bootstrap of few rounds is too narrow: resampling 5 values cannot show how far a sixth
+ * may fall, as Student's t corrects the normal interval of a small sample's mean (Hesterberg 2015, "What
+ * teachers should know about the bootstrap", §3.3). The resampled shifts are therefore stretched by
+ * t(n − 1) ÷ z, 1.42× at 5 rounds and 1.09× at 16. Re-read with it, the decided intervals of three
+ * consecutive quick runs covered another run's median in 97 % of pairs (94 % without), those of two runs
+ * of the same code ten hours later in 94 % (82 % without).
  */
 export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
   const positive = rounds.filter((r) => r > 0 && Number.isFinite(r))
@@ -58,14 +65,34 @@ export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
   const shifts = new Float64Array(RESAMPLES)
   for (let b = 0; b < RESAMPLES; b++) shifts[b] = resampledMedian() - resampledMedian()
   shifts.sort()
+  const stretch = smallSampleFactor(n)
   const interval = {
-    low: Math.exp(center + (shifts[Math.floor(0.025 * RESAMPLES)] as number)),
-    high: Math.exp(center + (shifts[Math.ceil(0.975 * RESAMPLES) - 1] as number)),
+    low: Math.exp(center + stretch * (shifts[Math.floor(0.025 * RESAMPLES)] as number)),
+    high: Math.exp(center + stretch * (shifts[Math.ceil(0.975 * RESAMPLES) - 1] as number)),
   }
   if (intervals.size >= 10_000) intervals.clear()
   intervals.set(key, interval)
   return interval
 }
+
+const Z_975 = 1.959964
+
+/**
+ * Student's t 97.5 % quantile with `df` degrees of freedom, from the normal one by the Cornish–Fisher
+ * expansion (Abramowitz & Stegun 26.7.5): within 0.3 % of the tables from 4 degrees of freedom up.
+ */
+export function t975(df: number): number {
+  const z = Z_975
+  return (
+    z +
+    (z ** 3 + z) / (4 * df) +
+    (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2) +
+    (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3)
+  )
+}
+
+/** How much wider than the normal approximation a 95 % interval of `rounds` values is: t(n − 1) ÷ z. */
+export const smallSampleFactor = (rounds: number) => (rounds < 2 ? 1 : t975(rounds - 1) / Z_975)
 
 /** Intervals already computed: reporters, `compare` and the racing loop ask for the same rounds again. */
 const intervals = new Map<string, Interval>()
@@ -86,9 +113,9 @@ export function judge(interval: Interval, rounds: number): Verdict {
 /**
  * The prediction interval's half-width, in log space, per unit of the rounds' standard deviation
  * divided by √rounds, for many rounds: 1.96 (95 %) × √2 (two medians) × 1.2533 (a median's standard
- * error over a mean's, normal data).
+ * error over a mean's, normal data); `ratioInterval` stretches it by `smallSampleFactor` for few rounds.
  */
-const HALF_WIDTH_PER_SD = 1.96 * Math.SQRT2 * 1.2533
+const HALF_WIDTH_PER_SD = Z_975 * Math.SQRT2 * 1.2533
 
 /**
  * Whether more rounds, up to `maxRounds`, could still decide an undecided ratio: with the rounds'
@@ -115,7 +142,7 @@ export function decidable(q: Ratio, maxRounds: number): boolean {
   // Three quarters of the expected width: a race stops at the first round that decides, and intervals
   // of one width vary by about that much from run to run, so a ratio is given up only when even a
   // narrow draw could not decide it.
-  const halfWidth = (0.75 * HALF_WIDTH_PER_SD * sd) / Math.sqrt(maxRounds)
+  const halfWidth = (0.75 * HALF_WIDTH_PER_SD * smallSampleFactor(maxRounds) * sd) / Math.sqrt(maxRounds)
   // The median itself may still move by about one standard error (1.2533 σ/√n) as rounds are added.
   const slack = (1.2533 * sd) / Math.sqrt(n)
   const center = Math.log(q.value)
