@@ -41,7 +41,9 @@ const RESAMPLES = 2000
  * teachers should know about the bootstrap", §3.3). The resampled shifts are therefore stretched by
  * t(n − 1) ÷ z, 1.42× at 5 rounds and 1.09× at 16. Re-read with it, the decided intervals of three
  * consecutive quick runs covered another run's median in 97 % of pairs (94 % without), those of two runs
- * of the same code ten hours later in 94 % (82 % without).
+ * of the same code ten hours later in 94 % (82 % without), and of three runs raced under it 81 % (76 %):
+ * what it cannot see is a shift shared by a whole run (crypto.randomUUID(), the ids baseline, read 20 %
+ * faster against every generator in one run than in the run before it).
  */
 export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
   const positive = rounds.filter((r) => r > 0 && Number.isFinite(r))
