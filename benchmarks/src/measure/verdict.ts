@@ -39,11 +39,8 @@ const RESAMPLES = 2000
  * A percentile bootstrap of few rounds is too narrow: resampling 5 values cannot show how far a sixth
  * may fall, as Student's t corrects the normal interval of a small sample's mean (Hesterberg 2015, "What
  * teachers should know about the bootstrap", §3.3). The resampled shifts are therefore stretched by
- * t(n − 1) ÷ z, 1.42× at 5 rounds and 1.09× at 16. Re-read with it, the decided intervals of three
- * consecutive quick runs covered another run's median in 97 % of pairs (94 % without), those of two runs
- * of the same code ten hours later in 94 % (82 % without), and of three runs raced under it 81 % (76 %):
- * what it cannot see is a shift shared by a whole run (crypto.randomUUID(), the ids baseline, read 20 %
- * faster against every generator in one run than in the run before it).
+ * t(n − 1) ÷ z, 1.42× at 5 rounds and 1.09× at 16. What no resampling of rounds can show is a shift
+ * shared by a whole run (the machine's phase moving the baseline against every candidate at once).
  */
 export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
   const positive = rounds.filter((r) => r > 0 && Number.isFinite(r))
