@@ -187,7 +187,24 @@ describe('findings', () => {
       details: { 'limit min(K, cores)': 2 },
       ratios: [ratioOf('K=1 (scaling)', roundsAround(1.0))],
     }
-    const rows = [hashRow('hash', hash), hashRow('verify', verify), scaling, flat]
+    // The lag suite: a main-thread hasher against native and against workers, an offloading one against native.
+    const lag = (candidate: string, label: string, runsOn: string, ratios: Ratio[]) => ({
+      ...base,
+      suite: 'lag',
+      group: 'event-loop delay while hashing',
+      candidate,
+      label,
+      details: { 'runs on': runsOn },
+      ratios,
+    })
+    const blocking = lag('@authlab/hash-wasm', 'argon2id (WASM)', 'main-thread', [
+      ratioOf('argon2id (Rust)', roundsAround(0.02)),
+      ratioOf('argon2id (WASM) on workers', roundsAround(0.021)),
+    ])
+    const offloaded = lag('@authlab/hash-worker', 'argon2id (WASM) on workers', 'worker', [
+      ratioOf('argon2id (Rust)', roundsAround(0.96)),
+    ])
+    const rows = [hashRow('hash', hash), hashRow('verify', verify), scaling, flat, blocking, offloaded]
     return { ...run, suites: [...run.suites, { name: 'hash', description: 'd', notes: [], rows }] }
   }
   const findings = (runs: readonly ResultsFile[]) => {
@@ -211,6 +228,13 @@ describe('findings', () => {
     expect(scaling).toMatch(
       /bcrypt \(pure JS\), K = 2 .* as a share of the limit 2 0\.\d+× \[0\.\d+–0\.\d+\] worse/,
     )
+    // A main-thread hasher against each of its baselines; the offloading one is the lag table's, not the claim's.
+    const lag = text.split('\n').find((l) => l.startsWith('- **Does hashing')) ?? ''
+    expect(lag).toMatch(/argon2id \(WASM\) ÷ argon2id \(Rust\) 0\.0\d+× \[.*\] worse \(3 of 3 runs\)/)
+    expect(lag).toMatch(
+      /argon2id \(WASM\) ÷ argon2id \(WASM\) on workers 0\.0\d+× \[.*\] worse \(3 of 3 runs\)/,
+    )
+    expect(lag).not.toContain('on workers ÷')
   })
 
   test('a claim whose runs disagree says so instead of picking one', () => {

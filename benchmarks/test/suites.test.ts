@@ -135,6 +135,26 @@ describe('hashing suites on synthetic hashers', () => {
       'params',
       'runs on',
     ])
+    // Native bcrypt is the baseline; the main-thread one is divided by it only, there being no bcrypt on workers.
+    expect(rows.map((r) => r.ratios.map((q) => q.baseline))).toEqual([[], [native.label], [], []])
+  })
+
+  test('lag: a main-thread hasher is also divided by the same algorithm on workers, not by other algorithms', async () => {
+    const worker = syntheticHasher('syn-bcrypt-worker', 'bcrypt', 'worker', { cost: 10 })
+    const scryptJs = syntheticHasher('syn-scrypt-js', 'scrypt', 'main-thread', { ln: 17, r: 8, p: 1 })
+    const { rows } = await lagSuite.run(
+      { ...candidates, hashers: [native, pureJs, worker, scrypt, scryptJs] },
+      ctx,
+    )
+    const baselines = Object.fromEntries(rows.map((r) => [r.candidate, r.ratios.map((q) => q.baseline)]))
+    expect(baselines).toEqual({
+      [native.id]: [],
+      'syn-bcrypt-js': [native.label, worker.label],
+      'syn-bcrypt-worker': [native.label],
+      [scrypt.id]: [],
+      'syn-scrypt-js': [scrypt.label],
+    })
+    for (const row of rows) for (const q of row.ratios) expect(q.rounds).toHaveLength(TINY.lagRounds)
   })
 
   test("concurrency: every K per hasher as the speed-up over its round's single hash; one A/A control", async () => {

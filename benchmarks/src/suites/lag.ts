@@ -70,7 +70,7 @@ type LagRounds = readonly (LagFigures | undefined)[]
 export const lagSuite: Suite = {
   name: 'lag',
   description:
-    'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults, over interleaved rounds, as per-round ratios of the loop-free share (1 ms timer ticks × 1 ms ÷ hashing time) to the native implementation of the same algorithm.',
+    'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults, over interleaved rounds, as per-round ratios of the loop-free share (1 ms timer ticks × 1 ms ÷ hashing time) to the native implementation of the same algorithm and, for a hasher that holds the main thread, to the same algorithm on workers.',
   async run(candidates, ctx) {
     const notes: string[] = []
     const plans: { candidate: HashCandidate; hasher: PasswordHasher }[] = []
@@ -107,8 +107,30 @@ export const lagSuite: Suite = {
     // tried instead, read 0 for a blocking hasher (no ratio) and spread 18–40 % between free ones.
     const loopFree = (rounds: LagRounds) =>
       rounds.map((r) => (r ? (r.ticksPerHash * TICK_MS) / r.msPerHash : undefined))
-    const nativeOf = (plan: (typeof plans)[number]) =>
+    type Plan = (typeof plans)[number]
+    const nativeOf = (plan: Plan) =>
       plans.find((p) => p.candidate.id === nativeHashers()[plan.hasher.info.algorithm])
+    // What a hasher's loop-free share is divided by: the native of its algorithm and, for one that
+    // holds the main thread, the same algorithm offloaded to workers, the other way not to block.
+    const baselinesOf = (plan: Plan): Plan[] => {
+      const native = nativeOf(plan)
+      const workers =
+        plan.hasher.info.runsOn === 'main-thread'
+          ? plans.filter(
+              (p) =>
+                p.hasher.info.runsOn === 'worker' && p.hasher.info.algorithm === plan.hasher.info.algorithm,
+            )
+          : []
+      return [...(native ? [native] : []), ...workers].filter((p) => p !== plan)
+    }
+    const ratiosOf = (plan: Plan, results: ReadonlyMap<Plan, LagRounds>) =>
+      baselinesOf(plan).map((base) => ({
+        ratio: summarizeRatio(
+          base.candidate.label,
+          perRoundRatios(loopFree(results.get(plan) ?? []), loopFree(results.get(base) ?? []), true),
+        ),
+        partners: [base],
+      }))
     const measured = await runRounds(
       plans,
       ctx.budget.lagRounds,
@@ -121,25 +143,12 @@ export const lagSuite: Suite = {
       ctx.budget.race && {
         ...ctx.budget.race,
         budgetMs: ctx.budget.race.lagMs,
-        // An undecided hasher races with its native, so the extra rounds stay paired by index.
+        // An undecided hasher races with its baselines, so the extra rounds stay paired by index.
         pending: (results, maxRounds) =>
-          undecidedWithPartners(
-            plans,
-            (plan) => {
-              const native = nativeOf(plan)
-              if (!native || native === plan) return []
-              const ratio = summarizeRatio(
-                '',
-                perRoundRatios(loopFree(results.get(plan) ?? []), loopFree(results.get(native) ?? []), true),
-              )
-              return [{ ratio, partners: [native] }]
-            },
-            maxRounds,
-          ),
+          undecidedWithPartners(plans, (plan) => ratiosOf(plan, results), maxRounds),
       },
     )
-    const roundsOf = (plan: (typeof plans)[number] | undefined): LagRounds =>
-      (plan && measured.get(plan)) || []
+    const roundsOf = (plan: Plan): LagRounds => measured.get(plan) ?? []
     const maxDelays = (rounds: LagRounds) => rounds.map((r) => r?.maxDelayMs)
     const rows: SuiteRow[] = []
     for (const plan of plans) {
@@ -155,15 +164,7 @@ export const lagSuite: Suite = {
         unit: 'ms max delay',
         higherIsBetter: false,
         rounds: clean,
-        ratios:
-          native && native !== plan
-            ? [
-                summarizeRatio(
-                  native.candidate.label,
-                  perRoundRatios(loopFree(rounds), loopFree(roundsOf(native)), true),
-                ),
-              ]
-            : [],
+        ratios: ratiosOf(plan, measured).map((c) => c.ratio),
         details: {
           'p99 delay ms': pick((r) => r.p99DelayMs),
           'ticks/hash': pick((r) => r.ticksPerHash),
@@ -178,7 +179,7 @@ export const lagSuite: Suite = {
       })
     }
     notes.push(
-      `${ctx.budget.lagRounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its native), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${ctx.budget.lagTimeMs} ms (at least ${ctx.budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (ticks × tick ÷ hashing time) ÷ native's, per round: 1 when both leave the loop free, far below 1 for a hasher that holds it. ${VERDICT_RULE}`,
+      `${ctx.budget.lagRounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its baselines), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${ctx.budget.lagTimeMs} ms (at least ${ctx.budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (ticks × tick ÷ hashing time) ÷ native's (and, for a main-thread hasher, ÷ the same algorithm's on workers), per round: 1 when both leave the loop free, far below 1 for a hasher that holds it. ${VERDICT_RULE}`,
     )
     return { rows, notes }
   },
