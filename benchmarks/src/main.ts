@@ -52,7 +52,8 @@ const USAGE = `Usage:
   authlab-bench report [<dir> | <run.json> ...]   (the index page of a results directory, default
                 benchmarks/results; or a run's Markdown, SVG and HTML reports rebuilt beside its JSON)
 
-Suites run one after another; the default is ${SUITES.filter((s) => !s.onRequestOnly)
+Suites run one after another (the ids suite's rounds half before the others, half after); the default is
+${SUITES.filter((s) => !s.onRequestOnly)
   .map((s) => s.name)
   .join(',')} in quick mode (under 4 minutes on 2 cores).
 Every micro suite runs interleaved rounds, and more rounds for comparisons still undecided. ${VERDICT_RULE}

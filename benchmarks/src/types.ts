@@ -75,6 +75,11 @@ export interface Ratio {
   readonly verdict: 'better' | 'worse' | 'same' | 'undecided'
   /** Why a verdict is not published although the interval decides it (the suite's A/A control failed). */
   readonly withheld?: string
+  /**
+   * The margin in percent this ratio was judged at, when not the suites' MIN_EFFECT_PCT: only a README
+   * claim's reading carries one; results files never do.
+   */
+  readonly margin?: number
 }
 
 /**
@@ -185,6 +190,11 @@ export interface SuiteContext {
   readonly seed: number
   /** `--rtt`: a simulated network round trip (ms) for suites that call a remote service; absent = none. */
   readonly simulatedRttMs?: number
+  /**
+   * Runs every suite after this one and resolves when they are done: given only to a suite that
+   * `spreadsRounds` and has suites after it. A second call does nothing.
+   */
+  readonly interlude?: () => Promise<void>
 }
 
 /**
@@ -210,6 +220,13 @@ export interface Suite {
    * process per run, and `compare` needs two or more runs a side.
    */
   readonly roundsAreProcesses?: boolean
+  /**
+   * Half of its rounds run first and the rest after every other suite of the run (`ctx.interlude`),
+   * so its rounds span the run's minutes and its intervals include how the machine moved over them: a
+   * suite of fast, syscall-bound work read one baseline 20 % apart in two runs minutes apart while its
+   * rounds, seconds apart, agreed within a few percent. Default: rounds back to back.
+   */
+  readonly spreadsRounds?: boolean
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 

@@ -1,9 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { runRounds } from '../src/measure/rounds.js'
 import { readResults, schemaErrors } from '../src/results/results.js'
 import { resultsStem, runBench } from '../src/run.js'
 import { SUITES } from '../src/suites/index.js'
+import type { Suite } from '../src/types.js'
 import { silentProgress, syntheticResults, TINY, tempDir, tempWorkspace } from './fixtures.js'
 
 describe('results file', () => {
@@ -67,6 +69,60 @@ describe('results file', () => {
     expect(printed).toContain('temporary counter')
     // Seven measuring processes: seconds on a quiet box, a minute or more when the shared box is saturated.
   }, 240_000)
+
+  test('a suite that spreads its rounds runs the suites after it halfway through, and keeps its place in the results', async () => {
+    const events: string[] = []
+    const suite = (name: string, spreadsRounds = false): Suite => ({
+      name,
+      description: name,
+      spreadsRounds,
+      async run(_, ctx) {
+        events.push(`${name}:${ctx.interlude ? 'interlude' : 'none'}`)
+        await runRounds(
+          [name],
+          4,
+          1,
+          async (_c, round) => events.push(`${name}${round}`),
+          () => {},
+          undefined,
+          ctx.interlude,
+        )
+        return { rows: [], notes: [] }
+      },
+    })
+    const { results } = await runBench({
+      root: tempWorkspace(),
+      suites: [suite('a', true), suite('b'), suite('c', true)],
+      mode: 'quick',
+      budget: TINY,
+      command: ['authlab-bench'],
+      seed: 1,
+      outDir: tempDir(),
+      toolVersions: {},
+      stdout: () => {},
+      progress: silentProgress,
+      color: false,
+    })
+    // The last suite has none after it, so no interlude; every suite ran once.
+    expect(events).toEqual([
+      'a:interlude',
+      'a0',
+      'a1',
+      'b:none',
+      'b0',
+      'b1',
+      'b2',
+      'b3',
+      'c:none',
+      'c0',
+      'c1',
+      'c2',
+      'c3',
+      'a2',
+      'a3',
+    ])
+    expect(results.suites.map((s) => s.name)).toEqual(['a', 'b', 'c'])
+  })
 
   test('the synthetic fixture is valid, and each kind of damage is named', () => {
     const good = syntheticResults()

@@ -75,6 +75,28 @@ describe('rounds', () => {
     expect(perRoundRatios([50, 40], [100, 100], false)).toEqual([2, 2.5])
   })
 
+  test('an interlude runs once, after the first half of the minimum rounds and before the rest', async () => {
+    const events: string[] = []
+    await runRounds(
+      ['a', 'b'],
+      5,
+      1,
+      async (c, round) => {
+        events.push(`${round}${c}`)
+        return 1
+      },
+      () => {},
+      undefined,
+      async () => {
+        events.push('interlude')
+      },
+    )
+    expect(events.indexOf('interlude')).toBe(6)
+    expect(events.filter((e) => e === 'interlude')).toHaveLength(1)
+    expect(events.slice(0, 6).every((e) => Number(e[0]) < 3)).toBe(true)
+    expect(events.slice(7).every((e) => Number(e[0]) >= 3)).toBe(true)
+  })
+
   test('a ratio to a limit wholly above 1 is a measurement error', () => {
     expect(limitFlags(summarizeRatio('limit', [1.1, 1.2, 1.15, 1.12, 1.18]))[0]).toMatch(
       /^measurement error: above its limit/,

@@ -100,4 +100,21 @@ describe('progress', () => {
     expect(lines[3]).toMatch(/^\[ids 4\/4 · ~2s left at this pace\] /)
     expect(lines.every((l) => [...l.trimEnd()].length <= 60)).toBe(true)
   })
+
+  test('a note is a pause: the time until the next step is not taken for a step', () => {
+    let clock = 0
+    const lines: string[] = []
+    const progress = stderrProgress('ids', (l) => lines.push(l), { now: () => clock })
+    progress.plan(4)
+    progress.step('round 1')
+    clock += 1_000
+    progress.step('round 2')
+    clock += 1_000
+    progress.note('the other suites run now')
+    clock += 180_000
+    progress.step('round 3')
+    clock += 1_000
+    progress.step('round 4')
+    expect(lines.at(-1)).toMatch(/^\[ids 4\/4 · ~1s left at this pace\] /)
+  })
 })

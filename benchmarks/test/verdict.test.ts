@@ -46,6 +46,22 @@ describe('verdicts separate direction from precision', () => {
     expect(judge({ low: 0.94, high: 1.01 }, 9)).toBe('undecided')
   })
 
+  test("a claim's own margin widens only what same means, and its words say which margin", () => {
+    expect(judge({ low: 0.96, high: 1.08 }, 7)).toBe('undecided')
+    expect(judge({ low: 0.96, high: 1.08 }, 7, 10)).toBe('same')
+    expect(judge({ low: 0.95, high: 1.12 }, 7, 10)).toBe('undecided')
+    // 1 ÷ 1.1, not 0.9: A ÷ B and B ÷ A still agree at the wider margin.
+    expect(judge({ low: 0.905, high: 0.95 }, 7, 10)).toBe('undecided')
+    expect(judge({ low: 0.85, high: 0.9 }, 7, 10)).toBe('worse')
+    const rounds = [1.0, 1.05, 0.97, 1.04, 1.02, 1.03, 0.99]
+    const wide = summarizeRatio('b', rounds, undefined, 10)
+    expect(wide).toMatchObject({ verdict: 'same', margin: 10 })
+    expect(verdictText(wide)).toBe('same (±10 %)')
+    expect(rejudge(wide)).toEqual(wide)
+    // The suites' own margin leaves no trace in the ratio, so results files stay as they were.
+    expect(summarizeRatio('b', rounds, undefined, MIN_EFFECT_PCT)).not.toHaveProperty('margin')
+  })
+
   test('undecided straddles a margin and says where it leans; too few rounds decide nothing', () => {
     const leaning = summarizeRatio('b', [0.9, 0.92, 0.93, 0.97, 0.99, 0.91, 0.94])
     expect(leaning.verdict).toBe('undecided')

@@ -78,16 +78,30 @@ export function placement(): Placement | undefined {
   }
 }
 
+/** Runs `work` with the pin released, and pins again afterwards: other suites run in between. */
+export type Away = <U>(work: () => Promise<U>) => Promise<U>
+
 /**
  * Runs `body` with this process (every thread, and the processes it starts) pinned to the last allowed
- * CPU; `body` learns the CPU, or undefined when nothing could be pinned. Released afterwards, also when
- * `body` throws.
+ * CPU; `body` learns the CPU, or undefined when nothing could be pinned, and gets `away` for work that
+ * must run unpinned meanwhile. Released afterwards, also when `body` throws.
  */
-export async function onMeasureCore<T>(body: (cpu: number | undefined) => Promise<T>): Promise<T> {
+export async function onMeasureCore<T>(
+  body: (cpu: number | undefined, away: Away) => Promise<T>,
+): Promise<T> {
   const at = placement()
   const cpu = at && setAffinity(String(at.last), true) ? at.last : undefined
+  const away: Away = async (work) => {
+    if (cpu === undefined) return work()
+    at?.release()
+    try {
+      return await work()
+    } finally {
+      setAffinity(String(cpu), true)
+    }
+  }
   try {
-    return await body(cpu)
+    return await body(cpu, away)
   } finally {
     if (cpu !== undefined) at?.release()
   }

@@ -63,6 +63,8 @@ export function stderrProgress(
     },
     note(message) {
       line(`[${suite}] ${message}`)
+      // A note marks a pause (other suites ran in an interlude): the time until the next step is none of its steps'.
+      last = undefined
     },
   }
 }

@@ -62,7 +62,8 @@ export function undecidedWithPartners<C>(
  * comparisons stop early, undecided ones get the time. Stopping when decided looks at the data more than
  * once; the A/A controls race too, and they show whether that made identical code read different. A
  * measurement that throws leaves `undefined` in its round (reported through `onError`), so the other
- * rounds stay paired with their baseline by index.
+ * rounds stay paired with their baseline by index. An `interlude` runs once, after the first half of
+ * the minimum rounds (rounded up), before the rest: other work placed there spreads the rounds in time.
  */
 export async function runRounds<C, R>(
   candidates: readonly C[],
@@ -71,6 +72,7 @@ export async function runRounds<C, R>(
   measure: (candidate: C, round: number) => Promise<R>,
   onError: (candidate: C, error: unknown) => void,
   race?: Race<C, R>,
+  interlude?: () => Promise<void>,
 ): Promise<Map<C, (R | undefined)[]>> {
   const results = new Map<C, (R | undefined)[]>(candidates.map((c) => [c, []]))
   // Wall ms each candidate's measurements took, so an extra round is started only if it fits.
@@ -87,8 +89,10 @@ export async function runRounds<C, R>(
       spent.get(candidate)?.push(performance.now() - started)
     }
   }
-  for (const [round, order] of shuffledRounds(candidates, rounds, seed).entries())
+  for (const [round, order] of shuffledRounds(candidates, rounds, seed).entries()) {
+    if (round === Math.ceil(rounds / 2)) await interlude?.()
     await runRound(order, round)
+  }
   if (race) {
     const started = performance.now()
     // A round of costly candidates takes seconds: the next starts only if, at each pending

@@ -40,7 +40,8 @@ const RESAMPLES = 2000
  * may fall, as Student's t corrects the normal interval of a small sample's mean (Hesterberg 2015, "What
  * teachers should know about the bootstrap", §3.3). The resampled shifts are therefore stretched by
  * t(n − 1) ÷ z, 1.42× at 5 rounds and 1.09× at 16. What no resampling of rounds can show is a shift
- * shared by a whole run (the machine's phase moving the baseline against every candidate at once).
+ * slower than the rounds (the machine's phase moving the baseline against every candidate at once over
+ * minutes): a suite whose rounds take seconds spreads them over the run instead (`Suite.spreadsRounds`).
  */
 export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
   const positive = rounds.filter((r) => r > 0 && Number.isFinite(r))
@@ -96,16 +97,24 @@ export const smallSampleFactor = (rounds: number) => (rounds < 2 ? 1 : t975(roun
 /** Intervals already computed: reporters, `compare` and the racing loop ask for the same rounds again. */
 const intervals = new Map<string, Interval>()
 
-const UPPER = 1 + MIN_EFFECT_PCT / 100
-/** 1 ÷ UPPER, not 1 − 5 %: the margins are symmetric in log space, so A ÷ B reads worse exactly when B ÷ A reads better. */
-const LOWER = 1 / UPPER
+/**
+ * The margin's ends for a margin in percent. The lower is 1 ÷ upper, not 1 − 5 %: symmetric in log
+ * space, so A ÷ B reads worse exactly when B ÷ A reads better.
+ */
+const marginEnds = (pct: number) => [1 + pct / 100, 1 / (1 + pct / 100)] as const
+const [UPPER, LOWER] = marginEnds(MIN_EFFECT_PCT)
 
-/** The verdict of an interval of a ratio oriented so > 1 is better (see the rule at the top of this file). */
-export function judge(interval: Interval, rounds: number): Verdict {
+/**
+ * The verdict of an interval of a ratio oriented so > 1 is better (see the rule at the top of this
+ * file), at MIN_EFFECT_PCT unless a wider equivalence margin is asked for (a README claim's "same within
+ * ±10 %", where the question is whether a difference is smaller than one a source reported).
+ */
+export function judge(interval: Interval, rounds: number, marginPct = MIN_EFFECT_PCT): Verdict {
+  const [upper, lower] = marginEnds(marginPct)
   if (rounds < MIN_ROUNDS || !(interval.low > 0)) return 'undecided'
-  if (interval.low >= UPPER) return 'better'
-  if (interval.high <= LOWER) return 'worse'
-  if (interval.low > LOWER && interval.high < UPPER) return 'same'
+  if (interval.low >= upper) return 'better'
+  if (interval.high <= lower) return 'worse'
+  if (interval.low > lower && interval.high < upper) return 'same'
   return 'undecided'
 }
 
@@ -155,16 +164,27 @@ export function decidable(q: Ratio, maxRounds: number): boolean {
 }
 
 /** The side an undecided ratio leans to, from its median. */
-export function leanOf(q: Pick<Ratio, 'value'>): 'better' | 'worse' | 'same' {
-  return q.value >= UPPER ? 'better' : q.value <= LOWER ? 'worse' : 'same'
+export function leanOf(q: Pick<Ratio, 'value' | 'margin'>): 'better' | 'worse' | 'same' {
+  const [upper, lower] = marginEnds(q.margin ?? MIN_EFFECT_PCT)
+  return q.value >= upper ? 'better' : q.value <= lower ? 'worse' : 'same'
 }
 
-/** The median of per-round ratios with its prediction interval and verdict; `rounds` are kept for `compare`. */
-export function summarizeRatio(baseline: string, rounds: readonly number[], withheld?: string): Ratio {
+/**
+ * The median of per-round ratios with its prediction interval and verdict; `rounds` are kept for
+ * `compare`. `margin` (percent) is given only for a claim judged at a margin of its own.
+ */
+export function summarizeRatio(
+  baseline: string,
+  rounds: readonly number[],
+  withheld?: string,
+  margin?: number,
+): Ratio {
   const clean = rounds.filter((r) => r > 0 && Number.isFinite(r))
-  if (clean.length === 0) return { baseline, value: 0, low: 0, high: 0, rounds: [], verdict: 'undecided' }
+  const own = margin !== undefined && margin !== MIN_EFFECT_PCT ? { margin } : {}
+  if (clean.length === 0)
+    return { baseline, value: 0, low: 0, high: 0, rounds: [], verdict: 'undecided', ...own }
   const interval = ratioInterval(clean)
-  const verdict = withheld ? 'undecided' : judge(interval, clean.length)
+  const verdict = withheld ? 'undecided' : judge(interval, clean.length, margin)
   return {
     baseline,
     value: median(clean),
@@ -172,12 +192,13 @@ export function summarizeRatio(baseline: string, rounds: readonly number[], with
     rounds: [...clean],
     verdict,
     ...(withheld ? { withheld } : {}),
+    ...own,
   }
 }
 
 /** A ratio re-judged by the current rule from its own rounds: how results files of any age are read. */
 export function rejudge(q: Ratio): Ratio {
-  return summarizeRatio(q.baseline, q.rounds, q.withheld)
+  return summarizeRatio(q.baseline, q.rounds, q.withheld, q.margin)
 }
 
 /**
@@ -211,7 +232,7 @@ export function formatMagnitude(q: Pick<Ratio, 'value' | 'low' | 'high'>): strin
 /** The verdict's words: "worse", "same (±5 %)", "undecided, leans worse", "undecided (n = 3)". */
 export function verdictText(q: Ratio): string {
   if (q.withheld) return `undecided (${q.withheld})`
-  if (q.verdict === 'same') return `same (±${MIN_EFFECT_PCT} %)`
+  if (q.verdict === 'same') return `same (±${q.margin ?? MIN_EFFECT_PCT} %)`
   if (q.verdict !== 'undecided') return q.verdict
   if (q.rounds.length < MIN_ROUNDS) return `undecided (n = ${q.rounds.length})`
   const lean = leanOf(q)

@@ -194,16 +194,20 @@ export function candidateFigures(
 
 /**
  * The row with the ratio a claim part asks for moved first, so the held verdict is that ratio's; read
- * against the part's ceiling when it names one.
+ * against the part's ceiling when it names one, and at the part's own margin when it has one.
  */
 function focused(row: Row, part: ClaimPart): Row | undefined {
   const found = part.ratio ? row.ratios.find((q) => part.ratio?.(q.baseline)) : row.ratios[0]
   const ceiling = part.ceiling === undefined ? 1 : row.details[part.ceiling]
   if (!found || typeof ceiling !== 'number' || !(ceiling > 0)) return undefined
   const chosen =
-    ceiling === 1
+    ceiling === 1 && part.margin === undefined
       ? found
-      : rejudge({ ...found, baseline: `${ceiling}`, rounds: found.rounds.map((r) => r / ceiling) })
+      : rejudge({
+          ...found,
+          ...(ceiling === 1 ? {} : { baseline: `${ceiling}`, rounds: found.rounds.map((r) => r / ceiling) }),
+          ...(part.margin === undefined ? {} : { margin: part.margin }),
+        })
   return { ...row, flags: row.flags.filter((f) => f !== 'baseline'), ratios: [chosen] }
 }
 
