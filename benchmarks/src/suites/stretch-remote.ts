@@ -37,18 +37,20 @@ async function loopbackRoundTripMs(url: string): Promise<number> {
 }
 
 /**
- * Row [2]'s helper: its own process on the first allowed CPU, with taskset when there are two, while this
- * process (the client, which also runs rows [1], [3] and [4]) runs on the suite's measure core, so the
- * helper's scrypt never competes with the client's PBKDF2 for a core. Whether the pin happened is said
- * in the notes.
+ * Row [2]'s helper: its own process, pinned with taskset to the core this process (the client, which
+ * also runs rows [1], [3] and [4]) measures on. A chain is sequential, so the client waits idle while
+ * the helper derives and the two never compete for the core; on the same core, [2] ÷ [3] compares the
+ * same scrypt on the same CPU and keeps only what the remote call adds. With the helper on the other
+ * core the ratio read the two virtual CPUs' relative speed in that minute, and reversed between runs of
+ * one commit (benchmarks README, the stretch suite). Whether the pin happened is said in the notes.
  *
  * The simulated round trip is the helper's own `rttMs` setting: it holds every answer half the delay
  * before queueing and half after the work, outside its scrypt slots, the way a network delays a request
  * and its answer without occupying the server. The bench adds no delay of its own.
  */
 export async function openRemoteHelper(start: StartRemote, rttMs: number): Promise<RemoteHelper> {
-  // The first allowed CPU: the client (this process) runs on the suite's measure core, the last.
-  const helperCpu = placement()?.first
+  // The client (this process) runs on the suite's measure core, the last allowed CPU.
+  const helperCpu = placement()?.last
   const setup = await start({ ...(helperCpu !== undefined ? { cpu: helperCpu } : {}), rttMs })
   const close = () => setup.close()
   let probeMs: number

@@ -175,7 +175,7 @@ export function createStretchSuite(options: StretchSuiteOptions = {}): Suite {
     name: 'stretch',
     placement: 'one-core',
     description:
-      "Mozilla's 2013 onepw key-stretching table on this machine: [1] 20,000 PBKDF2-SHA256 iterations; [2] the whole chain with scrypt on a remote helper process (its own core; loopback or a simulated RTT); [3] the chain with local native scrypt; [4] the chain with WASM and pure-JS scrypt. Interleaved rounds; [1], [3], [4] in CPU time as per-round ratios to the native implementation, [2] in wall time as a per-round ratio to [3].",
+      "Mozilla's 2013 onepw key-stretching table on this machine: [1] 20,000 PBKDF2-SHA256 iterations; [2] the whole chain with scrypt on a remote helper process (on the client's core, idle while it waits; loopback or a simulated RTT); [3] the chain with local native scrypt; [4] the chain with WASM and pure-JS scrypt. Interleaved rounds; [1], [3], [4] in CPU time as per-round ratios to the native implementation, [2] in wall time as a per-round ratio to [3].",
     run: (candidates, ctx) => runStretch(candidates, ctx, start),
   }
 }
