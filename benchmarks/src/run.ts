@@ -101,65 +101,81 @@ export function withheldIfDisagreeing(rows: readonly Row[]): Row[] {
 }
 
 /**
- * The suites on this Node, one after another, each table printed as it finishes. A suite that spreads
- * its rounds runs the suites after it in its interlude, halfway through its own rounds (unpinned
- * meanwhile), and finishes last; the results keep the order the suites were named in.
+ * One suite on this Node, its table printed when it finishes. `interlude` (for a suite that spreads its
+ * rounds) runs the suites after it; the ids suite's pin is released meanwhile, and its time is not the
+ * suite's.
+ */
+async function runSuite(
+  options: RunOptions,
+  candidates: Parameters<Suite['run']>[0],
+  suite: Suite,
+  interlude: (() => Promise<void>) | undefined,
+): Promise<SuiteRecord> {
+  const progress = options.progress(suite.name)
+  let awayMs = 0
+  const timedInterlude =
+    interlude &&
+    (async () => {
+      progress.note('the other suites run now; the remaining rounds after them')
+      const left = performance.now()
+      await interlude()
+      awayMs += performance.now() - left
+    })
+  const ctx = {
+    budget: options.budget,
+    progress,
+    cores: availableParallelism(),
+    seed: options.seed,
+    simulatedRttMs: options.simulatedRttMs,
+  }
+  const started = performance.now()
+  const { rows, notes } =
+    suite.placement === 'one-core'
+      ? await onMeasureCore(async (cpu, away) => {
+          const result = await suite.run(candidates, {
+            ...ctx,
+            ...(timedInterlude ? { interlude: () => away(timedInterlude) } : {}),
+          })
+          return { rows: result.rows, notes: [placementNote(cpu), ...result.notes] }
+        })
+      : await suite.run(candidates, { ...ctx, ...(timedInterlude ? { interlude: timedInterlude } : {}) })
+  progress.note(`done in ${((performance.now() - started - awayMs) / 1000).toFixed(1)} s`)
+  const stamped = withheldIfDisagreeing(rows.map((row) => stamp(suite.name, row)))
+  const why = stamped.find((r) => r.ratios.some((q) => q.withheld))?.ratios.find((q) => q.withheld)?.withheld
+  const record = {
+    name: suite.name,
+    description: suite.description,
+    notes: why ? [...notes, `Verdicts withheld: ${why}.`] : notes,
+    rows: stamped,
+  }
+  options.stdout(renderTerminal(record, terminalOptions(options)))
+  return record
+}
+
+/**
+ * The suites on this Node, one after another. A suite that spreads its rounds runs the suites after it
+ * in its interlude, once, halfway through its own rounds, and finishes last; the results keep the order
+ * the suites were named in.
  */
 async function runSuites(
   options: RunOptions,
   candidates: Parameters<Suite['run']>[0],
 ): Promise<SuiteRecord[]> {
-  const cores = availableParallelism()
   const records = new Map<number, SuiteRecord>()
   const runFrom = async (first: number): Promise<void> => {
     for (let index = first; index < options.suites.length; index++) {
       if (records.has(index)) continue
       const suite = options.suites[index] as Suite
-      const progress = options.progress(suite.name)
-      let awayMs = 0
-      let interludeRan = false
+      let ran = false
       const interlude =
         suite.spreadsRounds && index < options.suites.length - 1
           ? async () => {
-              if (interludeRan) return
-              interludeRan = true
-              progress.note('the other suites run now; the remaining rounds after them')
-              const left = performance.now()
+              if (ran) return
+              ran = true
               await runFrom(index + 1)
-              awayMs += performance.now() - left
             }
           : undefined
-      const ctx = {
-        budget: options.budget,
-        progress,
-        cores,
-        seed: options.seed,
-        simulatedRttMs: options.simulatedRttMs,
-      }
-      const started = performance.now()
-      const { rows, notes } =
-        suite.placement === 'one-core'
-          ? await onMeasureCore(async (cpu, away) => {
-              const result = await suite.run(candidates, {
-                ...ctx,
-                ...(interlude ? { interlude: () => away(interlude) } : {}),
-              })
-              return { rows: result.rows, notes: [placementNote(cpu), ...result.notes] }
-            })
-          : await suite.run(candidates, { ...ctx, ...(interlude ? { interlude } : {}) })
-      progress.note(`done in ${((performance.now() - started - awayMs) / 1000).toFixed(1)} s`)
-      const stamped = withheldIfDisagreeing(rows.map((row) => stamp(suite.name, row)))
-      const why = stamped
-        .find((r) => r.ratios.some((q) => q.withheld))
-        ?.ratios.find((q) => q.withheld)?.withheld
-      const record = {
-        name: suite.name,
-        description: suite.description,
-        notes: why ? [...notes, `Verdicts withheld: ${why}.`] : notes,
-        rows: stamped,
-      }
-      records.set(index, record)
-      options.stdout(renderTerminal(record, terminalOptions(options)))
+      records.set(index, await runSuite(options, candidates, suite, interlude))
     }
   }
   await runFrom(0)

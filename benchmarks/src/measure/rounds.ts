@@ -15,6 +15,9 @@ export function shuffledRounds<T>(candidates: readonly T[], rounds: number, seed
   return Array.from({ length: rounds }, () => shuffle(candidates, random))
 }
 
+/** How many of `rounds` minimum rounds run before an interlude (see `runRounds`): the first half, rounded up. */
+export const roundsBeforeInterlude = (rounds: number) => Math.ceil(rounds / 2)
+
 /** When to stop adding rounds (a racing design: Maron & Moore 1994, "Hoeffding races"). */
 export interface Race<C, R> {
   /** Rounds no candidate goes beyond. */
@@ -90,7 +93,7 @@ export async function runRounds<C, R>(
     }
   }
   for (const [round, order] of shuffledRounds(candidates, rounds, seed).entries()) {
-    if (round === Math.ceil(rounds / 2)) await interlude?.()
+    if (round === roundsBeforeInterlude(rounds)) await interlude?.()
     await runRound(order, round)
   }
   if (race) {

@@ -200,14 +200,10 @@ function focused(row: Row, part: ClaimPart): Row | undefined {
   const found = part.ratio ? row.ratios.find((q) => part.ratio?.(q.baseline)) : row.ratios[0]
   const ceiling = part.ceiling === undefined ? 1 : row.details[part.ceiling]
   if (!found || typeof ceiling !== 'number' || !(ceiling > 0)) return undefined
+  const scaled =
+    ceiling === 1 ? found : { ...found, baseline: `${ceiling}`, rounds: found.rounds.map((r) => r / ceiling) }
   const chosen =
-    ceiling === 1 && part.margin === undefined
-      ? found
-      : rejudge({
-          ...found,
-          ...(ceiling === 1 ? {} : { baseline: `${ceiling}`, rounds: found.rounds.map((r) => r / ceiling) }),
-          ...(part.margin === undefined ? {} : { margin: part.margin }),
-        })
+    scaled === found && part.margin === undefined ? found : rejudge({ ...scaled, margin: part.margin })
   return { ...row, flags: row.flags.filter((f) => f !== 'baseline'), ratios: [chosen] }
 }
 
