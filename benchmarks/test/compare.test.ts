@@ -76,6 +76,19 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     )
   })
 
+  test('rounds in fresh processes: one run a side decides; with several, a shift within the runs’ range is no change', () => {
+    const [before, after] = [roundsAround(2.5, 0.01), roundsAround(2.3, 0.01)]
+    const runs = (b: number[], a: number[]) => ({ before: b, after: a, processRounds: true })
+    expect(decide(before, after, true, options, runs([2.5], [2.3])).decision).toBe('regression')
+    // Three runs of one commit whose medians spread 2.25–2.55: an after side at 2.3 is what they showed.
+    expect(decide(before, after, true, options, runs([2.25, 2.5, 2.55], [2.3, 2.3, 2.3])).decision).toBe(
+      'no change',
+    )
+    expect(decide(before, after, true, options, runs([2.45, 2.5, 2.55], [2.3, 2.3, 2.3])).decision).toBe(
+      'regression',
+    )
+  })
+
   test('for lower-is-better values a rise is the regression; a fall is better', () => {
     const fast = roundsAround(100, 0.01)
     const slow = roundsAround(120, 0.01)

@@ -197,6 +197,37 @@ describe('racing rounds', () => {
     expect(calls.filter((c) => c.startsWith('y'))).toHaveLength(2)
   })
 
+  test('futility is judged at the rounds the allowance pays for, not at maxRounds', async () => {
+    // Sixteen rounds of this spread could decide it (ten could), seven could not.
+    const five = [0.92, 0.98, 1.03, 0.95, 1.0]
+    expect(decidable(summarizeRatio('', five), 16)).toBe(true)
+    expect(decidable(summarizeRatio('', five), 7)).toBe(false)
+    const race = (budgetMs: number) =>
+      runRounds(
+        ['x'],
+        5,
+        1,
+        async (_x, round) => {
+          await new Promise((resolve) => setTimeout(resolve, 10))
+          return five[round % 5] as number
+        },
+        () => {},
+        {
+          maxRounds: 16,
+          budgetMs,
+          pending: (r, maxRounds) =>
+            undecidedWithPartners(
+              ['x'],
+              () => [{ ratio: summarizeRatio('', r.get('x') as number[]) }],
+              maxRounds,
+            ),
+        },
+      )
+    // An allowance of about two rounds (each ≥ 10 ms): none is spent on a ratio they cannot decide.
+    expect((await race(25)).get('x')).toHaveLength(5)
+    expect((await race(Number.POSITIVE_INFINITY)).get('x')?.length).toBeGreaterThan(5)
+  })
+
   test('no pending candidate ends the race at once', async () => {
     let calls = 0
     await runRounds(

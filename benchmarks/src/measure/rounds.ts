@@ -26,7 +26,8 @@ export interface Race<C, R> {
   readonly budgetMs: number
   /**
    * The candidates that still need a round, given the results so far: those whose comparisons are
-   * undecided, with the baselines they are compared to, so every extra round stays paired by index.
+   * undecided and could be decided within `maxRounds` (the rounds still reachable), with the baselines
+   * they are compared to, so every extra round stays paired by index.
    */
   readonly pending: (results: ReadonlyMap<C, readonly (R | undefined)[]>, maxRounds: number) => readonly C[]
 }
@@ -103,7 +104,14 @@ export async function runRounds<C, R>(
     const roundMs = (pending: readonly C[]) =>
       pending.reduce((sum, c) => sum + (median(spent.get(c) ?? []) || 0), 0)
     for (let round = rounds; round < race.maxRounds; round++) {
-      const pending = race.pending(results, race.maxRounds)
+      // Futility is judged at the rounds the allowance still pays for (at the pace of a round of
+      // every candidate that maxRounds could decide), not at maxRounds: a comparison those rounds
+      // cannot decide gives its time back.
+      const cost = roundMs(race.pending(results, race.maxRounds))
+      const left = race.budgetMs - (performance.now() - started)
+      const affordable = cost > 0 ? Math.max(0, Math.floor(left / cost)) : race.maxRounds
+      const reachable = Math.min(race.maxRounds, round + affordable)
+      const pending = reachable > round ? race.pending(results, reachable) : []
       if (pending.length === 0) break
       if (performance.now() - started + roundMs(pending) > race.budgetMs) break
       await runRound(shuffledRounds(pending, 1, seed + round)[0] as C[], round)

@@ -67,10 +67,12 @@ function figureOf(row: Row, absolute: boolean): Compared | undefined {
   return { value: row.value, rounds: row.rounds ?? [], higherIsBetter: row.higherIsBetter, unit: row.unit }
 }
 
-/** Each side's per-run medians, for a row whose rounds share one process per run. */
+/** Each side's per-run medians of a row. */
 export interface RunMedians {
   readonly before: readonly number[]
   readonly after: readonly number[]
+  /** Every round ran in a fresh process (the suite's `roundsAreProcesses`), so one run a side may decide. */
+  readonly processRounds?: boolean
 }
 
 /**
@@ -83,10 +85,11 @@ export interface RunMedians {
  * cannot tell from a change, but that each run's own spread predicts. Fewer than MIN_ROUNDS rounds on a
  * side: undecided.
  *
- * When a row's rounds all ran in one process per run (`runs` given), that spread holds no shift between
- * runs at all: three runs of one commit read the onepw chain's pure-JS rows 7–17 % apart with p = 0.008.
- * Such a row needs two or more runs a side, and the after side's median must also lie outside the range
- * of the before side's run medians.
+ * When a row's rounds all ran in one process per run, that spread holds no shift between runs at all:
+ * three runs of one commit read the onepw chain's pure-JS rows 7–17 % apart with p = 0.008. Such a row
+ * needs two or more runs a side. With two or more runs on the before side, any row's after median must
+ * also lie outside the range of the before side's run medians: rounds in fresh processes spread over one
+ * run still miss what moves between runs minutes apart (the machine's phase), and the runs show it.
  */
 export function decide(
   before: readonly number[],
@@ -99,7 +102,7 @@ export function decide(
   const deltaPct = ((b - a) / a) * 100
   if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS)
     return { deltaPct, p: 1, decision: 'undecided', reason: `fewer than ${MIN_ROUNDS} rounds a side` }
-  if (runs && (runs.before.length < 2 || runs.after.length < 2))
+  if (runs && !runs.processRounds && (runs.before.length < 2 || runs.after.length < 2))
     return { deltaPct, p: 1, decision: 'undecided', reason: SINGLE_PROCESS_REASON }
   const { p } = mannWhitney(before, after)
   const outside = (value: number, side: readonly number[]) => {
@@ -109,7 +112,8 @@ export function decide(
   const withinRuns = (value: number, medians: readonly number[]) =>
     value >= Math.min(...medians) && value <= Math.max(...medians)
   // Did the after side land where the before side's rounds (and runs) put the next run's median?
-  const predicted = !outside(b, before) || (runs !== undefined && withinRuns(b, runs.before))
+  const predicted =
+    !outside(b, before) || (runs !== undefined && runs.before.length >= 2 && withinRuns(b, runs.before))
   if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct || predicted)
     return { deltaPct, p, decision: 'no change' }
   const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
@@ -149,7 +153,7 @@ export function compareResults(
     const now = b.get(key)
     if (!now || now.unit !== old.unit) continue
     const higherIsBetter = options.absolute ? now.row.higherIsBetter : true
-    const runs = options.processRounds.has(now.row.suite) ? undefined : { before: old.runs, after: now.runs }
+    const runs = { before: old.runs, after: now.runs, processRounds: options.processRounds.has(now.row.suite) }
     changes.push({
       key,
       label: now.row.label,
