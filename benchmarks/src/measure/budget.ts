@@ -15,30 +15,30 @@ export const QUICK: Budget = {
   heapRepeats: 1,
   heapWarmup: 5_000,
   hashRounds: 5,
-  hashRoundMs: 60,
+  hashRoundMs: 45,
   // A configuration whose warm call takes longer is left out of the quick run, and its notes say so: a
   // pure-JS scrypt at its N=2^17 defaults took 2.1–2.8 s a call and native scrypt there 0.5 s, a fifth
   // of the hash suite's time, for ratios the cost-equalised scrypt setting (N=2^14 r=16) already gives.
   hashCallCapMs: 400,
   allSettings: false,
   settingVerifies: false,
-  lagTimeMs: 150,
+  lagTimeMs: 125,
   lagMinHashes: 1,
   concurrencyRounds: 5,
   concurrencyCapMs: 400,
-  concurrencyRoundMs: 300,
+  concurrencyRoundMs: 250,
   stretchRounds: 5,
   lagRounds: 5,
-  // Allowances for extra rounds, 51 s at most over the six suites: what keeps the whole run within
-  // its 4 minutes, a fresh clone's build included. An ids-in-fastify round takes about 10 s.
+  // Allowances for extra rounds, 57 s at most over the six suites, keep the whole run within its 4
+  // minutes, a fresh clone's build included. An ids-in-fastify round takes about 10 s.
   race: {
     maxRounds: 16,
     idsMs: 5_000,
-    hashMs: 10_000,
+    hashMs: 8_000,
     concurrencyMs: 8_000,
     stretchMs: 8_000,
     lagMs: 8_000,
-    inFrameworkMs: 12_000,
+    inFrameworkMs: 20_000,
   },
 }
 
@@ -93,7 +93,7 @@ export const HTTP_BUDGETS: { readonly quick: HttpBudget; readonly full: HttpBudg
     rounds: 5,
     warmupSec: 3,
     // 18 cycles of 0.1 s windows: a round's ratio spread ±2 % where 9 cycles of 0.15 s spread ±4 %, for
-    // a few more seconds per round (same machine, minutes apart).
+    // a few more seconds per round (same machine, minutes apart); 12 cycles spread ±4–6 %.
     windowSec: 0.1,
     windows: 18,
     loginRounds: 5,
