@@ -22,15 +22,16 @@ export const QUICK: Budget = {
   hashCallCapMs: 400,
   allSettings: false,
   settingVerifies: false,
-  lagTimeMs: 125,
+  lagTimeMs: 150,
   lagMinHashes: 1,
   concurrencyRounds: 5,
   concurrencyCapMs: 400,
   concurrencyRoundMs: 250,
   stretchRounds: 5,
   lagRounds: 5,
-  // Allowances for extra rounds, 57 s at most over the six suites, keep the whole run within its 4
-  // minutes, a fresh clone's build included. An ids-in-fastify round takes about 10 s.
+  // Allowances for extra rounds, 67 s at most over the six suites, keep a run within its 4 minutes. An
+  // ids-in-fastify round takes about 10 s, and its claims need 7-8 rounds when the machine drifts
+  // (with 6, @fastify/session's default against express-session's went undecided in 1 of 3 runs).
   race: {
     maxRounds: 16,
     idsMs: 5_000,
@@ -38,7 +39,7 @@ export const QUICK: Budget = {
     concurrencyMs: 8_000,
     stretchMs: 8_000,
     lagMs: 8_000,
-    inFrameworkMs: 20_000,
+    inFrameworkMs: 30_000,
   },
 }
 
