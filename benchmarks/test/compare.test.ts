@@ -89,6 +89,19 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     )
   })
 
+  test('with several runs a side, a change must move every after run beyond the before runs: one load does not', () => {
+    // Speed-ups at K = 2 of three runs against three of one commit: two after runs met the other core busy.
+    const before = [
+      1.28, 2.7, 1.68, 1.93, 1.87, 1.52, 2.04, 2.03, 2.0, 1.99, 1.96, 1.91, 1.92, 1.7, 1.95, 2.03,
+    ]
+    const after = [1.49, 1.34, 1.27, 1.28, 1.98, 1.34, 1.28, 1.88, 2.01, 1.13, 1.24, 1.41, 1.36, 1.99, 1.33]
+    const runs = { before: [1.77, 2.0, 1.92], after: [1.34, 1.34, 1.95] }
+    expect(decide(before, after, true, options, runs)).toMatchObject({ decision: 'no change' })
+    expect(decide(before, after, true, options, { ...runs, after: [1.34, 1.34, 1.4] }).decision).toBe(
+      'regression',
+    )
+  })
+
   test('for lower-is-better values a rise is the regression; a fall is better', () => {
     const fast = roundsAround(100, 0.01)
     const slow = roundsAround(120, 0.01)
