@@ -104,10 +104,12 @@ export async function runRounds<C, R>(
     const roundMs = (pending: readonly C[]) =>
       pending.reduce((sum, c) => sum + (median(spent.get(c) ?? []) || 0), 0)
     for (let round = rounds; round < race.maxRounds; round++) {
+      const undecided = race.pending(results, race.maxRounds)
+      if (undecided.length === 0) break
       // Futility is judged at the rounds the allowance still pays for (at the pace of a round of
       // every candidate that maxRounds could decide), not at maxRounds: a comparison those rounds
       // cannot decide gives its time back.
-      const cost = roundMs(race.pending(results, race.maxRounds))
+      const cost = roundMs(undecided)
       const left = race.budgetMs - (performance.now() - started)
       const affordable = cost > 0 ? Math.max(0, Math.floor(left / cost)) : race.maxRounds
       const reachable = Math.min(race.maxRounds, round + affordable)

@@ -113,13 +113,14 @@ export function decide(
     return value < low || value > high
   }
   // Did the after side land where the before side's rounds (and runs) put the next run's median? With
-  // two or more before runs, a change must move every after run beyond their range, on one side.
-  const beyondRuns = (medians: readonly number[]) => {
-    const [low, high] = [Math.min(...medians), Math.max(...medians)]
-    const after = [b, ...(runs?.after ?? [])]
-    return after.every((m) => m < low) || after.every((m) => m > high)
+  // two or more before runs, a change must move the after median and every after run beyond their
+  // range, on one side.
+  const beyondRuns = ({ before: ran, after: moved }: RunMedians) => {
+    const [low, high] = [Math.min(...ran), Math.max(...ran)]
+    const afters = [b, ...moved]
+    return afters.every((m) => m < low) || afters.every((m) => m > high)
   }
-  const predicted = !outside(b, before) || (runs !== undefined && runs.before.length >= 2 && !beyondRuns(runs.before))
+  const predicted = !outside(b, before) || (runs !== undefined && runs.before.length >= 2 && !beyondRuns(runs))
   if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct || predicted)
     return { deltaPct, p, decision: 'no change' }
   const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
