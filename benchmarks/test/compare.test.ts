@@ -24,10 +24,10 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     }
   })
 
-  test('a candidate doing 10 % more work is found as a regression in every draw', () => {
+  test('a candidate doing 10 % more work is found as a regression in every draw of 10 rounds a side', () => {
     for (let seed = 1; seed <= 50; seed++) {
-      const before = noisyRounds(2.5, 0.03, 7, seed)
-      const after = noisyRounds(2.5 / 1.1, 0.03, 7, seed + 1000)
+      const before = noisyRounds(2.5, 0.03, 10, seed)
+      const after = noisyRounds(2.5 / 1.1, 0.03, 10, seed + 1000)
       const { decision, deltaPct, p } = decide(before, after, true, options)
       expect(decision).toBe('regression')
       expect(deltaPct).toBeLessThan(-5)
@@ -55,6 +55,32 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     const after = before.map((v) => v * 0.88 * (v > 1.04 ? 0.9 : 1))
     expect(decide(before, after, true, options).decision).toBe('no change')
     expect(decide(roundsAround(8, 0.01), roundsAround(4, 0.01), true, options).decision).toBe('regression')
+  })
+
+  test('one run a side: a change whose 95 % interval reaches inside the threshold is undecided, however separated', () => {
+    // One run against one of a commit: id-pooled-bytes' five rounds a side (p = 0.008, the least five can give).
+    const [before, after] = [
+      [1.3474, 1.334, 1.274, 1.2701, 1.2145],
+      [1.1787, 1.1645, 1.1624, 1.2089, 1.154],
+    ]
+    const change = decide(before, after, true, options, {
+      before: [1.27],
+      after: [1.16],
+      processRounds: true,
+    })
+    expect(change).toMatchObject({ decision: 'undecided', p: expect.closeTo(0.008, 3) })
+    expect(change.deltaPct).toBeCloseTo(-8.6, 1)
+    expect(change.lowPct).toBeLessThan(-5)
+    expect(change.highPct).toBeGreaterThan(-5)
+    // The same shift with rounds a quarter as spread: the interval clears the threshold.
+    const tight = (rounds: number[], center: number) => rounds.map((v) => center + (v - center) / 4)
+    expect(
+      decide(tight(before, 1.27), tight(after, 1.16), true, options, {
+        before: [1.27],
+        after: [1.16],
+        processRounds: true,
+      }).decision,
+    ).toBe('regression')
   })
 
   test('fewer than 5 rounds on a side is undecided, never a regression', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { runRounds, shuffledRounds } from '../src/measure/rounds.js'
-import { mannWhitney, median, medianInterval, quantile, seededRandom } from '../src/measure/stats.js'
+import {
+  mannWhitney,
+  median,
+  medianInterval,
+  quantile,
+  seededRandom,
+  shiftInterval,
+} from '../src/measure/stats.js'
 import { limitFlags, perRoundRatios, summarizeRatio } from '../src/measure/verdict.js'
 
 describe('Mann–Whitney U', () => {
@@ -27,6 +34,43 @@ describe('Mann–Whitney U', () => {
         a.map((x) => x + 0.5),
       ).p,
     ).toBeGreaterThan(0.5)
+  })
+})
+
+describe('the shift interval of the rank test', () => {
+  test('5 vs 5 at 95 %: the 3rd smallest and 3rd largest of the 25 pairwise differences (P(U < 3) = 4/252)', () => {
+    const a = [1, 2, 3, 4, 5]
+    expect(
+      shiftInterval(
+        a,
+        a.map((x) => x + 10),
+        0.05,
+      ),
+    ).toEqual({ low: 7, high: 13 })
+    // At 99 % only the extremes remain (P(U < 1) = 1/252); 3 vs 3 cannot reach 99 % at all.
+    expect(
+      shiftInterval(
+        a,
+        a.map((x) => x + 10),
+        0.01,
+      ),
+    ).toEqual({ low: 6, high: 14 })
+    expect(shiftInterval([1, 2, 3], [4, 5, 6], 0.01)).toEqual({ low: -Infinity, high: Infinity })
+  })
+
+  test('covers the true shift in about 95 % of draws, exact (8 vs 8) and approximate (60 vs 60)', () => {
+    const random = seededRandom(7)
+    for (const n of [8, 60]) {
+      let covered = 0
+      for (let draw = 0; draw < 400; draw++) {
+        const a = Array.from({ length: n }, () => random())
+        const b = Array.from({ length: n }, () => random() + 0.3)
+        const { low, high } = shiftInterval(a, b, 0.05)
+        if (low <= 0.3 && 0.3 <= high) covered++
+      }
+      expect(covered / 400).toBeGreaterThan(0.92)
+      expect(covered / 400).toBeLessThan(0.99)
+    }
   })
 })
 

@@ -79,6 +79,41 @@ function normalUpperTail(z: number): number {
   return z >= 0 ? upper : 1 - upper
 }
 
+/** z with normalUpperTail(z) = tail, by bisection (the tail falls monotonically). */
+function normalQuantileUpper(tail: number): number {
+  let [low, high] = [0, 10]
+  for (let i = 0; i < 60; i++) {
+    const mid = (low + high) / 2
+    if (normalUpperTail(mid) > tail) low = mid
+    else high = mid
+  }
+  return (low + high) / 2
+}
+
+/**
+ * The confidence interval of the shift from a to b that inverts the Mann–Whitney test at level alpha
+ * (Hodges & Lehmann 1963; Bauer 1972): the k-th smallest and k-th largest of the m·n pairwise
+ * differences b − a, where k is the largest count with P(U < k) ≤ alpha ÷ 2. Exact for small samples,
+ * normal approximation otherwise. An infinite interval when the samples are too small for the level.
+ */
+export function shiftInterval(a: readonly number[], b: readonly number[], alpha: number): Interval {
+  const [m, n] = [a.length, b.length]
+  const differences = a.flatMap((x) => b.map((y) => y - x)).sort((x, y) => x - y)
+  let k: number
+  if (m * n <= EXACT_LIMIT) {
+    const counts = exactCounts(m, n)
+    const total = counts.reduce((s, c) => s + c, 0)
+    let [tail, u] = [0, 0]
+    while (u < counts.length && tail + (counts[u] ?? 0) <= (alpha / 2) * total) tail += counts[u++] ?? 0
+    k = u
+  } else {
+    const sigma = Math.sqrt((m * n * (m + n + 1)) / 12)
+    k = Math.max(0, Math.floor((m * n) / 2 - normalQuantileUpper(alpha / 2) * sigma))
+  }
+  if (k < 1) return { low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY }
+  return { low: differences[k - 1] as number, high: differences[m * n - k] as number }
+}
+
 /** Number of orderings of m a's and n b's with each U = 0…mn (the Mann–Whitney null distribution). */
 function exactCounts(m: number, n: number): number[] {
   // counts[i][j][u] built row by row: f(i, j, u) = f(i − 1, j, u − j) + f(i, j − 1, u).

@@ -26,7 +26,9 @@ export function changeCells(c: Change): string[] {
   return [
     c.key,
     `${formatNumber(c.before)} → ${formatNumber(c.after)} ${c.unit}`,
-    signed(c.deltaPct),
+    Number.isFinite(c.lowPct) && Number.isFinite(c.highPct)
+      ? `${signed(c.deltaPct)} [${signed(c.lowPct)}, ${signed(c.highPct)}]`
+      : signed(c.deltaPct),
     c.p.toFixed(3),
     verdictText(c),
   ]

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { type CompareOptions, compareResults } from '../results/compare.js'
+import { type CompareOptions, compareResults, compareRule } from '../results/compare.js'
 import { type OldRun, readOldRun } from '../results/old.js'
 import { type ResultsFile, readResults } from '../results/results.js'
 import { CHANGE_COLUMNS, changeCells } from './compare.js'
@@ -144,10 +144,7 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
     title: `authlab benchmarks — ${runs.length} results files in ${dir.split('/').slice(-2).join('/')}`,
     environment: [
       ['runs', `${current.length} comparable, ${runs.length - current.length} in an older format`],
-      [
-        'compare rule',
-        `Mann–Whitney U over the per-round ratios; a regression needs p < ${options.alpha} and a change beyond ${options.thresholdPct} %; suites whose rounds share one process are undecided one run against one`,
-      ],
+      ['compare rule', compareRule(options)],
     ],
     sections: [
       {

@@ -1,4 +1,4 @@
-import { mannWhitney, median } from '../measure/stats.js'
+import { mannWhitney, median, shiftInterval } from '../measure/stats.js'
 import { MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
 import type { Figure, Row } from '../types.js'
 import type { ResultsFile } from './results.js'
@@ -23,6 +23,9 @@ export interface Change {
   readonly roundsAfter: number
   /** (after − before) ÷ before, in percent. */
   readonly deltaPct: number
+  /** The 95 % interval of that change, in percent of the before median (the rank test's shift interval). */
+  readonly lowPct: number
+  readonly highPct: number
   /** Two-sided Mann–Whitney p-value over the pooled per-round values (1 when undecided). */
   readonly p: number
   readonly decision: Decision
@@ -79,20 +82,25 @@ export interface RunMedians {
  * The decision for one row, as benchstat makes it: the per-round values of both sides (several results
  * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha,
  * the medians differ by more than the threshold, AND the after side's median lies outside the before
- * side's interval for the next run's median (src/measure/verdict.ts). That last test is the one that matters on a
- * shared machine: two runs of one commit read uid-safe's ratio 28.7 % apart with every round of one run
- * above every round of the other (p = 0.009), a shift between processes that a rank test over rounds
- * cannot tell from a change, but that each run's own spread predicts. Fewer than MIN_ROUNDS rounds on a
- * side: undecided.
+ * side's interval for the next run's median (src/measure/verdict.ts). That last test is the one that
+ * matters on a shared machine: two runs of one commit read uid-safe's ratio 28.7 % apart with every round
+ * of one run above every round of the other (p = 0.009), a shift between processes that a rank test over
+ * rounds cannot tell from a change, but that each run's own spread predicts. Fewer than MIN_ROUNDS rounds
+ * on a side: undecided.
  *
- * When a row's rounds all ran in one process per run, that spread holds no shift between runs at all:
+ * One run a side has nothing else to show what moves between runs minutes apart (the machine's phase), so
+ * there the change's 95 % interval (the rank test's shift interval) must lie wholly beyond the threshold,
+ * Criterion.rs's rule and the verdicts': wholly inside is no change, across it undecided. One run against
+ * one of a commit read id-pooled-bytes 8.6 % lower, five rounds a side wholly separated (p = 0.008, the
+ * least five rounds can give), its interval [−14.4 %, −3.9 %].
+ *
+ * When a row's rounds all ran in one process per run, their spread holds no shift between runs at all:
  * three runs of one commit read the onepw chain's pure-JS rows 7–17 % apart with p = 0.008. Such a row
- * needs two or more runs a side. With two or more runs on the before side, the after side's median and
- * each of its run medians must lie beyond the range of the before side's run medians, all on one side:
- * rounds in fresh processes spread over one run still miss what moves between runs minutes apart (the
- * machine's phase), and a code change moves every run, where a load on the machine for some seconds
- * moves one. Three runs against three of one commit read hash-pbkdf2's speed-up at K = 2 as 1.94 →
- * 1.37 (p = 0.003): two after runs read 1.34, when the other core was busy, the third 1.95.
+ * needs two or more runs a side. With two or more runs on the before side, the runs are the replication:
+ * the after side's median and each of its run medians must lie beyond the range of the before side's run
+ * medians, all on one side. A code change moves every run, where a load on the machine for some seconds
+ * moves one: three runs against three of one commit read hash-pbkdf2's speed-up at K = 2 as 1.94 → 1.37
+ * (p = 0.003), two after runs at 1.34 when the other core was busy, the third at 1.95.
  */
 export function decide(
   before: readonly number[],
@@ -100,13 +108,15 @@ export function decide(
   higherIsBetter: boolean,
   options: Pick<CompareOptions, 'thresholdPct' | 'alpha'>,
   runs?: RunMedians,
-): { deltaPct: number; p: number; decision: Decision; reason?: string } {
+): Pick<Change, 'deltaPct' | 'lowPct' | 'highPct' | 'p' | 'decision' | 'reason'> {
   const [a, b] = [median(before), median(after)]
-  const deltaPct = ((b - a) / a) * 100
+  const percent = (shift: number) => (shift / a) * 100
+  const shift = shiftInterval(before, after, 1 - CHANGE_CONFIDENCE)
+  const change = { deltaPct: percent(b - a), lowPct: percent(shift.low), highPct: percent(shift.high) }
   if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS)
-    return { deltaPct, p: 1, decision: 'undecided', reason: `fewer than ${MIN_ROUNDS} rounds a side` }
+    return { ...change, p: 1, decision: 'undecided', reason: `fewer than ${MIN_ROUNDS} rounds a side` }
   if (runs && !runs.processRounds && (runs.before.length < 2 || runs.after.length < 2))
-    return { deltaPct, p: 1, decision: 'undecided', reason: SINGLE_PROCESS_REASON }
+    return { ...change, p: 1, decision: 'undecided', reason: SINGLE_PROCESS_REASON }
   const { p } = mannWhitney(before, after)
   const outside = (value: number, side: readonly number[]) => {
     const { low, high } = ratioInterval(side)
@@ -120,12 +130,24 @@ export function decide(
     const afters = [b, ...moved]
     return afters.every((m) => m < low) || afters.every((m) => m > high)
   }
-  const predicted = !outside(b, before) || (runs !== undefined && runs.before.length >= 2 && !beyondRuns(runs))
-  if (!(p < options.alpha) || Math.abs(deltaPct) <= options.thresholdPct || predicted)
-    return { deltaPct, p, decision: 'no change' }
-  const worse = higherIsBetter ? deltaPct < 0 : deltaPct > 0
-  return { deltaPct, p, decision: worse ? 'regression' : 'better' }
+  const replicated = runs !== undefined && runs.before.length >= 2
+  const predicted = !outside(b, before) || (replicated && !beyondRuns(runs))
+  const t = options.thresholdPct
+  const inside = change.lowPct >= -t && change.highPct <= t
+  if (!(p < options.alpha) || predicted || (replicated ? Math.abs(change.deltaPct) <= t : inside))
+    return { ...change, p, decision: 'no change' }
+  if (!replicated && !(change.lowPct > t || change.highPct < -t))
+    return { ...change, p, decision: 'undecided', reason: `one run a side, its interval reaches inside ±${t} %` }
+  const worse = higherIsBetter ? change.deltaPct < 0 : change.deltaPct > 0
+  return { ...change, p, decision: worse ? 'regression' : 'better' }
 }
+
+/** The confidence of a change's interval: the verdicts' 95 % (src/measure/verdict.ts), as Criterion.rs's default. */
+export const CHANGE_CONFIDENCE = 0.95
+
+/** The rule in one sentence, for help texts and reports. */
+export const compareRule = ({ thresholdPct, alpha }: Pick<CompareOptions, 'thresholdPct' | 'alpha'>) =>
+  `per row, a Mann–Whitney U test over the per-round ratios; a regression (or better) needs p < ${alpha}, a change beyond ${thresholdPct} % that the before side's spread does not predict, and, one run a side, its ${CHANGE_CONFIDENCE * 100} % interval wholly beyond ±${thresholdPct} %; with several runs, every after run beyond the before runs' range; suites whose rounds share one process are undecided one run against one`
 
 export const SINGLE_PROCESS_REASON =
   'one run a side of rounds that share a process: compare two or more runs a side'
