@@ -191,4 +191,24 @@ describe('a scaffolded strategy package, with no other edit', () => {
     const [, passed, failed] = /^(\d+) passed, (\d+) failed/m.exec(output) ?? []
     expect({ passed: Number(passed), failed: Number(failed) }).toEqual({ passed: 2, failed: 0 })
   }, 300_000)
+
+  test('`--js-only`, the build `npm run bench` runs, writes the JavaScript the full build wrote', () => {
+    // Last: it rewrites the copy's build keys. The new packages, core and a .cts file, ESM and CommonJS.
+    const dirs = [...Object.values(created).map(({ dir }) => dir), 'packages/core', 'packages/hash-worker']
+    const javascript = () =>
+      new Map(
+        dirs.flatMap((dir) =>
+          readdirSync(join(copy, dir, 'dist'), { recursive: true, encoding: 'utf8' })
+            .filter((file) => /\.[cm]?js$/.test(file))
+            .map((file) => [`${dir}/${file}`, readFileSync(join(copy, dir, 'dist', file), 'utf8')]),
+        ),
+      )
+    const full = javascript()
+    expect(full.size).toBeGreaterThan(20)
+    expect([...full.keys()]).toContain('packages/hash-worker/cjs/location.cjs')
+    const names = [...Object.values(created).map(({ name }) => name), '@authlab/hash-worker']
+    const output = run('node', ['scripts/build-workspace.mjs', '--js-only', '--force', ...names])
+    for (const name of names) expect(output).toContain(`${name}: transpiled`)
+    expect(javascript()).toEqual(full)
+  }, 120_000)
 })
