@@ -75,8 +75,8 @@ Every micro suite runs interleaved rounds, and more rounds for comparisons still
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
               npm run bench runs it, through turbo), at the repository root.
 compare       per row, a Mann–Whitney U test over the per-round ratios of both sides; a regression needs
-              p < alpha (default 0.01) and a change beyond the threshold (default 5 %): one run a side, its
-              whole 95 % interval; several, every after run beyond the before runs' range. Exit 1 on any.
+              p < alpha (default 0.01) and the change's whole 95 % interval beyond the threshold (default
+              5 %); with several runs a side, every after run beyond the before runs' range. Exit 1 on any.
               --absolute compares raw per-round values instead of ratios (same quiet machine only).
 `
 

@@ -146,7 +146,7 @@ describe('compare exit codes and formats (for CI)', () => {
     expect(stdout).toMatch(/^before: 0123456 2026-01-02T03:04 quick · Synthetic CPU, 2 cores/m)
     expect(stdout).toMatch(/^after: 0123456 /m)
     expect(stdout).toMatch(
-      /ids · IDs\/s · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.6%, -7.5%\], p=0.001\) REGRESSION/,
+      /ids · IDs\/s · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.5%, -7.7%\], p=0.001\) REGRESSION/,
     )
     expect(stdout).toMatch(/4 compared, 1 regression\(s\)$/m)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { seededRandom } from '../src/measure/stats.js'
+import { median, seededRandom } from '../src/measure/stats.js'
 import { compareResults, decide, SINGLE_PROCESS_REASON } from '../src/results/compare.js'
 import type { ResultsFile } from '../src/results/results.js'
 import { ratioSpread, verdictAudit } from '../src/results/spread.js'
@@ -81,6 +81,21 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
         processRounds: true,
       }).decision,
     ).toBe('regression')
+  })
+
+  test('either side’s spread predicting the other’s median is no change, so a pair reads alike both ways', () => {
+    // uid-safe's ratio in two quick runs of one commit: the first run's rounds spread widely (its
+    // interval for the next run's median covers the second run), the second's are tight.
+    const wide = [0.04023, 0.0408, 0.04032, 0.03038, 0.03136]
+    const tight = [0.02828, 0.03002, 0.02771, 0.02802, 0.02847]
+    const runs = (b: number[], a: number[]) => ({
+      before: [median(b)],
+      after: [median(a)],
+      processRounds: true,
+    })
+    expect(decide(wide, tight, true, options, runs(wide, tight)).decision).toBe('no change')
+    expect(decide(tight, wide, true, options, runs(tight, wide)).decision).toBe('no change')
+    expect(decide(tight, wide, true, options, runs(tight, wide)).p).toBeLessThan(0.01)
   })
 
   test('fewer than 5 rounds on a side is undecided, never a regression', () => {

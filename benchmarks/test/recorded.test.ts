@@ -7,16 +7,17 @@ import { type ResultsFile, readResults } from '../src/results/results.js'
 import { PROCESS_ROUND_SUITES } from '../src/suites/index.js'
 
 /**
- * Real runs on a shared 2-core box, minutes apart, of one commit (3400789): the ids suite of three quick runs of
- * the default suites, then three quick `--suite ids` runs with AUTHLAB_BENCH_SLOW=@authlab/id-fast (the
- * harness calls id-fast 10 % more often than it counts). And the suites whose rounds share one process
- * (hash, lag, concurrency, stretch) of three consecutive quick runs of another commit (0b93658).
+ * Real runs on a shared 2-core box, minutes apart, of one commit (ef9b17d): the ids suite of three
+ * consecutive quick runs of the default suites, then, nine minutes later, three quick `--suite ids` runs
+ * with AUTHLAB_BENCH_SLOW=@authlab/id-fast (the harness calls id-fast 10 % more often than it counts; the
+ * working tree held a change to compare only). And the suites whose rounds share one process (hash, lag,
+ * concurrency, stretch) of three consecutive quick runs of another commit (0b93658).
  */
 const RECORDED = join(import.meta.dirname, 'recorded')
 const published = [
-  '2026-12-01T224629Z-3400789',
-  '2026-12-01T225252Z-3400789',
-  '2026-12-01T225855Z-3400789',
+  '2026-12-05T192104Z-ef9b17d',
+  '2026-12-05T192453Z-ef9b17d',
+  '2026-12-05T192838Z-ef9b17d',
 ].map((stem) => readResults(join(RECORDED, `ids-published-${stem}.json`)))
 const slowed = [1, 2, 3].map((i) => readResults(join(RECORDED, `ids-id-fast-slowed-${i}.json`)))
 const oneProcess = [

@@ -79,28 +79,29 @@ export interface RunMedians {
 }
 
 /**
- * The decision for one row, as benchstat makes it: the per-round values of both sides (several results
- * files per side are pooled) go through a Mann–Whitney U test; a change is reported only when p < alpha,
- * the medians differ by more than the threshold, AND the after side's median lies outside the before
- * side's interval for the next run's median (src/measure/verdict.ts). That last test is the one that
- * matters on a shared machine: two runs of one commit read uid-safe's ratio 28.7 % apart with every round
- * of one run above every round of the other (p = 0.009), a shift between processes that a rank test over
- * rounds cannot tell from a change, but that each run's own spread predicts. Fewer than MIN_ROUNDS rounds
- * on a side: undecided.
+ * The decision for one row. The per-round values of both sides (several results files per side are
+ * pooled) go through a Mann–Whitney U test, as benchstat does, and a change is decided as a verdict is
+ * (src/measure/verdict.ts) and as Criterion.rs decides one: its 95 % interval (the rank test's shift
+ * interval) wholly beyond the threshold is a regression or better, wholly inside it no change, across it
+ * undecided. Two runs of one commit read id-pooled-bytes 8.6 % lower, five rounds a side wholly separated
+ * (p = 0.008, the least five rounds can give), with an interval of [−13.6 %, −4.1 %]; a 10 % slower
+ * id-fast, three runs against three, read −7.5 % [−11.5 %, −5.3 %].
  *
- * One run a side has nothing else to show what moves between runs minutes apart (the machine's phase), so
- * there the change's 95 % interval (the rank test's shift interval) must lie wholly beyond the threshold,
- * Criterion.rs's rule and the verdicts': wholly inside is no change, across it undecided. One run against
- * one of a commit read id-pooled-bytes 8.6 % lower, five rounds a side wholly separated (p = 0.008, the
- * least five rounds can give), its interval [−14.4 %, −3.9 %].
+ * Rounds do not show everything that moves between runs, so a change must also leave what the before
+ * side predicts: the after median outside the before side's interval for the next run's median. Two runs
+ * of one commit read uid-safe's ratio 28.7 % apart with every round of one run above every round of the
+ * other (p = 0.009), a shift between processes that a run's own spread predicts. One run a side, this is
+ * asked both ways, so that a pair reads alike in either order (uid-safe read 0.040 in one run, its rounds
+ * spread 0.030–0.041, and 0.028 in the next, its rounds within 0.028–0.030). With two or more before
+ * runs, the runs are the replication: the after median and every after run's median must lie beyond the
+ * range of the before runs' medians, all on one side. A code change moves every run, where a load on the
+ * machine for some seconds moves one: three runs against three of one commit read hash-pbkdf2's speed-up
+ * at K = 2 as 1.94 → 1.37 (p = 0.003), two after runs at 1.34 when the other core was busy, the third at
+ * 1.95.
  *
  * When a row's rounds all ran in one process per run, their spread holds no shift between runs at all:
  * three runs of one commit read the onepw chain's pure-JS rows 7–17 % apart with p = 0.008. Such a row
- * needs two or more runs a side. With two or more runs on the before side, the runs are the replication:
- * the after side's median and each of its run medians must lie beyond the range of the before side's run
- * medians, all on one side. A code change moves every run, where a load on the machine for some seconds
- * moves one: three runs against three of one commit read hash-pbkdf2's speed-up at K = 2 as 1.94 → 1.37
- * (p = 0.003), two after runs at 1.34 when the other core was busy, the third at 1.95.
+ * needs two or more runs a side. Fewer than MIN_ROUNDS rounds on a side: undecided.
  */
 export function decide(
   before: readonly number[],
@@ -110,9 +111,14 @@ export function decide(
   runs?: RunMedians,
 ): Pick<Change, 'deltaPct' | 'lowPct' | 'highPct' | 'p' | 'decision' | 'reason'> {
   const [a, b] = [median(before), median(after)]
-  const percent = (shift: number) => (shift / a) * 100
-  const shift = shiftInterval(before, after, 1 - CHANGE_CONFIDENCE)
-  const change = { deltaPct: percent(b - a), lowPct: percent(shift.low), highPct: percent(shift.high) }
+  // The interval of after ÷ before from the shift of the logarithms, so that a change and its reverse
+  // read alike: +5 % one way is −4.76 % (1 ÷ 1.05) the other, as the verdicts' margin is.
+  const ratios = [...before, ...after].every((v) => v > 0)
+  const shift = ratios
+    ? shiftInterval(before.map(Math.log), after.map(Math.log), 1 - CHANGE_CONFIDENCE)
+    : shiftInterval(before, after, 1 - CHANGE_CONFIDENCE)
+  const percent = (d: number) => (ratios ? Math.expm1(d) * 100 : (d / a) * 100)
+  const change = { deltaPct: ((b - a) / a) * 100, lowPct: percent(shift.low), highPct: percent(shift.high) }
   if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS)
     return { ...change, p: 1, decision: 'undecided', reason: `fewer than ${MIN_ROUNDS} rounds a side` }
   if (runs && !runs.processRounds && (runs.before.length < 2 || runs.after.length < 2))
@@ -122,22 +128,21 @@ export function decide(
     const { low, high } = ratioInterval(side)
     return value < low || value > high
   }
-  // Did the after side land where the before side's rounds (and runs) put the next run's median? With
-  // two or more before runs, a change must move the after median and every after run beyond their
-  // range, on one side.
+  // What the before side predicts: its interval for the next run's median (one run a side, asked both
+  // ways) and, with two or more before runs, their range, which every after run must leave on one side.
   const beyondRuns = ({ before: ran, after: moved }: RunMedians) => {
     const [low, high] = [Math.min(...ran), Math.max(...ran)]
     const afters = [b, ...moved]
     return afters.every((m) => m < low) || afters.every((m) => m > high)
   }
   const replicated = runs !== undefined && runs.before.length >= 2
-  const predicted = !outside(b, before) || (replicated && !beyondRuns(runs))
+  const predicted = !outside(b, before) || (replicated ? !beyondRuns(runs) : !outside(a, after))
   const t = options.thresholdPct
-  const inside = change.lowPct >= -t && change.highPct <= t
-  if (!(p < options.alpha) || predicted || (replicated ? Math.abs(change.deltaPct) <= t : inside))
-    return { ...change, p, decision: 'no change' }
-  if (!replicated && !(change.lowPct > t || change.highPct < -t))
-    return { ...change, p, decision: 'undecided', reason: `one run a side, its interval reaches inside ±${t} %` }
+  const down = (100 / (100 + t) - 1) * 100
+  const inside = change.lowPct >= down && change.highPct <= t
+  if (!(p < options.alpha) || predicted || inside) return { ...change, p, decision: 'no change' }
+  if (!(change.lowPct > t || change.highPct < down))
+    return { ...change, p, decision: 'undecided', reason: `its interval reaches inside ±${t} %` }
   const worse = higherIsBetter ? change.deltaPct < 0 : change.deltaPct > 0
   return { ...change, p, decision: worse ? 'regression' : 'better' }
 }
@@ -147,7 +152,7 @@ export const CHANGE_CONFIDENCE = 0.95
 
 /** The rule in one sentence, for help texts and reports. */
 export const compareRule = ({ thresholdPct, alpha }: Pick<CompareOptions, 'thresholdPct' | 'alpha'>) =>
-  `per row, a Mann–Whitney U test over the per-round ratios; a regression (or better) needs p < ${alpha}, a change beyond ${thresholdPct} % that the before side's spread does not predict, and, one run a side, its ${CHANGE_CONFIDENCE * 100} % interval wholly beyond ±${thresholdPct} %; with several runs, every after run beyond the before runs' range; suites whose rounds share one process are undecided one run against one`
+  `per row, a Mann–Whitney U test over the per-round ratios; a regression (or better) needs p < ${alpha}, the change's ${CHANGE_CONFIDENCE * 100} % interval wholly beyond ±${thresholdPct} % and the after median outside what the before side predicts (with several runs, every after run beyond the before runs' range); suites whose rounds share one process are undecided one run against one`
 
 export const SINGLE_PROCESS_REASON =
   'one run a side of rounds that share a process: compare two or more runs a side'
