@@ -73,7 +73,7 @@ Every micro suite runs interleaved rounds, and more rounds for comparisons still
 --wide        prints every column of every table (default: candidate, figure, first ratio, verdict).
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
-              npm run bench runs it, through turbo), at the repository root.
+              npm run bench runs it), at the repository root.
 compare       per row, a Mann–Whitney U test over the per-round ratios of both sides; a regression needs
               p < alpha (default 0.01) and the change's whole 95 % interval beyond the threshold (default
               5 %); with several runs a side, every after run beyond the before runs' range. Exit 1 on any.
@@ -92,8 +92,8 @@ function percentOption(value: string | undefined, name: string, fallback: number
 
 /**
  * Where relative `--out` and `--candidate` paths start. npm sets INIT_CWD to the directory it was started
- * in, but `npm run bench` at the root goes through turbo, which starts npm again inside this workspace: a
- * start in this workspace is therefore taken as the repository root, where `benchmarks/results` is meant.
+ * in; a start inside this workspace (its own `bench` script, or `turbo run bench`, which starts npm again
+ * there) is taken as the repository root, where `benchmarks/results` is meant.
  */
 export function startDirectory(initCwd: string): string {
   return resolve(initCwd) === PACKAGE_DIR ? resolve(PACKAGE_DIR, '..') : initCwd

@@ -23,7 +23,7 @@ export interface Change {
   readonly roundsAfter: number
   /** (after − before) ÷ before, in percent. */
   readonly deltaPct: number
-  /** The 95 % interval of that change, in percent of the before median (the rank test's shift interval). */
+  /** The 95 % interval of that change, in percent (the rank test's shift interval, of the logarithms for positive values). */
   readonly lowPct: number
   readonly highPct: number
   /** Two-sided Mann–Whitney p-value over the pooled per-round values (1 when undecided). */
