@@ -8,15 +8,15 @@ import { parseDurationMs } from '@authlab/stretch-helper'
 import { installedVersion } from '@authlab/workspace'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
-import { MIN_EFFECT_PCT, VERDICT_RULE } from './measure/verdict.js'
+import { VERDICT_RULE } from './measure/verdict.js'
 import { auditText } from './report/audit.js'
 import { renderComparison } from './report/compare.js'
 import { terminalLines, terminalText } from './report/escape.js'
 import { figureBlocks, regenerate } from './report/figures.js'
 import { writeReports } from './report/files.js'
 import { findRuns, renderIndexHtml } from './report/html-index.js'
-import { COMPACT_WIDTH, useColor } from './report/terminal.js'
-import { compareResults } from './results/compare.js'
+import { COMPACT_WIDTH, useColor, wrap } from './report/terminal.js'
+import { COMPARE_DEFAULTS, compareResults, compareRule } from './results/compare.js'
 import { readResults, resultsPathInside } from './results/results.js'
 import { ratioSpread, verdictAudit } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
@@ -74,9 +74,13 @@ Every micro suite runs interleaved rounds, and more rounds for comparisons still
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
               npm run bench runs it), at the repository root.
-compare       per row, a Mann–Whitney U test over the per-round ratios of both sides; a regression needs
-              p < alpha (default 0.01) and the change's whole 95 % interval beyond the threshold (default
-              5 %); with several runs a side, every after run beyond the before runs' range. Exit 1 on any.
+compare       ${wrap(
+  `${compareRule(COMPARE_DEFAULTS)} (defaults --threshold ${COMPARE_DEFAULTS.thresholdPct}, --alpha ${COMPARE_DEFAULTS.alpha}); exit 1 on any regression.`,
+  110,
+  ' '.repeat(14),
+)
+  .join('\n')
+  .trimStart()}
               --absolute compares raw per-round values instead of ratios (same quiet machine only).
 `
 
@@ -156,13 +160,13 @@ function compareCommand(
   const format = values.format ?? 'text'
   if (format !== 'text' && format !== 'md' && format !== 'json')
     throw new UsageError(`--format must be text, md or json, got "${format}"`)
-  const alpha = percentOption(values.alpha, '--alpha', 0.01)
+  const alpha = percentOption(values.alpha, '--alpha', COMPARE_DEFAULTS.alpha)
   if (!(alpha > 0 && alpha < 1))
     throw new UsageError(`--alpha must lie between 0 and 1, got "${values.alpha}"`)
   const read = (file: string) => readResults(resolve(startDir, file))
   const [before, after] = [beforeFiles.map(read), afterFiles.map(read)]
   const comparison = compareResults(before, after, {
-    thresholdPct: percentOption(values.threshold, '--threshold', MIN_EFFECT_PCT),
+    thresholdPct: percentOption(values.threshold, '--threshold', COMPARE_DEFAULTS.thresholdPct),
     alpha,
     absolute: values.absolute,
     processRounds: PROCESS_ROUND_SUITES,
@@ -268,8 +272,7 @@ function figuresCommand(
 
 /** The index compares with compare's defaults, so its verdicts are the ones CI would print. */
 const INDEX_COMPARE = {
-  thresholdPct: MIN_EFFECT_PCT,
-  alpha: 0.01,
+  ...COMPARE_DEFAULTS,
   absolute: false,
   processRounds: PROCESS_ROUND_SUITES,
 } as const

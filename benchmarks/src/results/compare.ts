@@ -1,5 +1,5 @@
 import { mannWhitney, median, shiftInterval } from '../measure/stats.js'
-import { MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
+import { MIN_EFFECT_PCT, MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
 import type { Figure, Row } from '../types.js'
 import type { ResultsFile } from './results.js'
 
@@ -146,6 +146,9 @@ export function decide(
   const worse = higherIsBetter ? change.deltaPct < 0 : change.deltaPct > 0
   return { ...change, p, decision: worse ? 'regression' : 'better' }
 }
+
+/** compare's defaults: the verdicts' margin, and a 1 % significance level per row. */
+export const COMPARE_DEFAULTS = { thresholdPct: MIN_EFFECT_PCT, alpha: 0.01 } as const
 
 /** The confidence of a change's interval: the verdicts' 95 % (src/measure/verdict.ts), as Criterion.rs's default. */
 export const CHANGE_CONFIDENCE = 0.95
