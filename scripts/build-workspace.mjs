@@ -233,40 +233,47 @@ function outputsPresent(w, build) {
 }
 
 /**
- * The build's JavaScript, one file at a time: a .ts file of these ESM packages is an ES module, a .cts
- * file CommonJS (.cjs), as NodeNext emits them; the dual build's dist/cjs as below.
+ * Each file transpiled on its own into outDir, with the paths `srcRoot` gives (src/a/b.ts → a/b.js),
+ * which isolatedModules makes equal to a program's emit: an ES module (ESNext) where `esm`, else
+ * CommonJS; a .cts file is CommonJS (.cjs) either way, as NodeNext emits it.
  */
+function transpileFiles(files, srcRoot, outDir, options, esm) {
+  for (const file of files) {
+    if (/\.d\.[cm]?ts$/.test(file)) continue
+    const compilerOptions = {
+      ...options,
+      noEmit: false,
+      declaration: false,
+      declarationMap: false,
+      module: esm && !file.endsWith('.cts') ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+    }
+    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions, fileName: file })
+    const out = join(outDir, relative(srcRoot, file)).replace(/\.([cm]?)ts$/, '.$1js')
+    mkdirSync(dirname(out), { recursive: true })
+    writeFileSync(out, outputText)
+  }
+}
+
+/** The dual build's dist/cjs manifest, and the LICENSE beside a public one (MIT asks that the notice travel with every copy; see build-package.mjs). */
+function finishDual(w, cjs) {
+  writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }\n')
+  if (!w.manifest.private) copyFileSync(join(ROOT, 'LICENSE'), join(w.dir, 'LICENSE'))
+}
+
+/** The build's JavaScript without the program (--js-only): ESM, and the dual build's dist/cjs. */
 function transpileOnly(w, build, emitFiles, checkOptions, buildOptions) {
   const scratch = join(w.dir, `dist.${process.pid}`)
   const srcRoot =
     build.kind === 'tsconfig' ? (buildOptions.rootDir ?? join(w.dir, 'src')) : join(w.dir, 'src')
-  const base = { ...(buildOptions ?? checkOptions), noEmit: false, declaration: false, declarationMap: false }
-  const emit = (outDir, esm) => {
-    for (const file of emitFiles) {
-      if (/\.d\.[cm]?ts$/.test(file)) continue
-      const commonjs = !esm || file.endsWith('.cts')
-      const compilerOptions = {
-        ...base,
-        module: commonjs ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-      }
-      const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-        compilerOptions,
-        fileName: file,
-      })
-      const out = join(outDir, relative(srcRoot, file)).replace(/\.([cm]?)ts$/, '.$1js')
-      mkdirSync(dirname(out), { recursive: true })
-      writeFileSync(out, outputText)
-    }
-  }
+  const options = buildOptions ?? checkOptions
   rmSync(scratch, { recursive: true, force: true })
   if (build.kind === 'dual') {
-    emit(join(scratch, 'esm'), true)
-    emit(join(scratch, 'cjs'), false)
-    writeFileSync(join(scratch, 'cjs', 'package.json'), '{ "type": "commonjs" }\n')
-    if (!w.manifest.private) copyFileSync(join(ROOT, 'LICENSE'), join(w.dir, 'LICENSE'))
+    transpileFiles(emitFiles, srcRoot, join(scratch, 'esm'), options, true)
+    transpileFiles(emitFiles, srcRoot, join(scratch, 'cjs'), options, false)
+    finishDual(w, join(scratch, 'cjs'))
   } else {
-    emit(scratch, true)
+    transpileFiles(emitFiles, srcRoot, scratch, options, true)
   }
   rmSync(build.outDir, { recursive: true, force: true })
   renameSync(scratch, build.outDir)
@@ -377,34 +384,15 @@ function buildOne(w) {
 
   if (build.kind === 'dual') {
     // CommonJS: TypeScript's per-file transpile with the options build-package.mjs uses.
-    const cjsOptions = {
-      ...check.options,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      noEmit: false,
-      declaration: false,
-      declarationMap: false,
-    }
     const esm = join(scratch, 'esm')
     const cjs = join(scratch, 'cjs')
-    for (const file of emitFiles) {
-      if (/\.d\.[cm]?ts$/.test(file)) continue
-      const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-        compilerOptions: cjsOptions,
-        fileName: file,
-      })
-      const out = join(cjs, relative(srcRoot, file)).replace(/\.([cm]?)ts$/, '.$1js')
-      mkdirSync(dirname(out), { recursive: true })
-      writeFileSync(out, outputText)
-    }
+    transpileFiles(emitFiles, srcRoot, cjs, check.options, false)
     for (const file of readdirSync(esm, { recursive: true })) {
       if (!/\.d\.[cm]?ts$/.test(file)) continue
       mkdirSync(dirname(join(cjs, file)), { recursive: true })
       copyFileSync(join(esm, file), join(cjs, file))
     }
-    writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }\n')
-    // MIT asks that the notice travel with every copy (see build-package.mjs).
-    if (!w.manifest.private) copyFileSync(join(ROOT, 'LICENSE'), join(w.dir, 'LICENSE'))
+    finishDual(w, cjs)
   }
   rmSync(build.outDir, { recursive: true, force: true })
   renameSync(scratch, build.outDir)

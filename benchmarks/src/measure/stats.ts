@@ -114,8 +114,20 @@ export function shiftInterval(a: readonly number[], b: readonly number[], alpha:
   return { low: differences[k - 1] as number, high: differences[m * n - k] as number }
 }
 
+/** exactCounts by size: the rank test and its shift interval ask for the same sizes row after row. */
+const exactTables = new Map<string, number[]>()
+
 /** Number of orderings of m a's and n b's with each U = 0…mn (the Mann–Whitney null distribution). */
 function exactCounts(m: number, n: number): number[] {
+  const key = `${m},${n}`
+  const known = exactTables.get(key)
+  if (known) return known
+  const counts = countOrderings(m, n)
+  exactTables.set(key, counts)
+  return counts
+}
+
+function countOrderings(m: number, n: number): number[] {
   // counts[i][j][u] built row by row: f(i, j, u) = f(i − 1, j, u − j) + f(i, j − 1, u).
   let previous: number[][] = Array.from({ length: n + 1 }, () => [1])
   for (let i = 1; i <= m; i++) {

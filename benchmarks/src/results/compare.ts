@@ -1,5 +1,5 @@
-import { mannWhitney, median, shiftInterval } from '../measure/stats.js'
-import { MIN_EFFECT_PCT, MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
+import { type Interval, mannWhitney, median, shiftInterval } from '../measure/stats.js'
+import { judge, MIN_EFFECT_PCT, MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
 import type { Figure, Row } from '../types.js'
 import type { ResultsFile } from './results.js'
 
@@ -111,14 +111,19 @@ export function decide(
   runs?: RunMedians,
 ): Pick<Change, 'deltaPct' | 'lowPct' | 'highPct' | 'p' | 'decision' | 'reason'> {
   const [a, b] = [median(before), median(after)]
-  // The interval of after ÷ before from the shift of the logarithms, so that a change and its reverse
-  // read alike: +5 % one way is −4.76 % (1 ÷ 1.05) the other, as the verdicts' margin is.
+  // The interval of after ÷ before: from the shift of the logarithms, so that a change and its reverse
+  // read alike (+5 % one way is −4.76 % the other, as the verdicts' margin is), or, for values that are
+  // not all positive, from the shift itself over the before median.
   const ratios = [...before, ...after].every((v) => v > 0)
-  const shift = ratios
-    ? shiftInterval(before.map(Math.log), after.map(Math.log), 1 - CHANGE_CONFIDENCE)
-    : shiftInterval(before, after, 1 - CHANGE_CONFIDENCE)
-  const percent = (d: number) => (ratios ? Math.expm1(d) * 100 : (d / a) * 100)
-  const change = { deltaPct: ((b - a) / a) * 100, lowPct: percent(shift.low), highPct: percent(shift.high) }
+  const alpha = 1 - CHANGE_CONFIDENCE
+  const interval = ratios
+    ? mapInterval(shiftInterval(before.map(Math.log), after.map(Math.log), alpha), Math.exp)
+    : mapInterval(shiftInterval(before, after, alpha), (d) => 1 + d / a)
+  const change = {
+    deltaPct: ((b - a) / a) * 100,
+    lowPct: (interval.low - 1) * 100,
+    highPct: (interval.high - 1) * 100,
+  }
   if (before.length < MIN_ROUNDS || after.length < MIN_ROUNDS)
     return { ...change, p: 1, decision: 'undecided', reason: `fewer than ${MIN_ROUNDS} rounds a side` }
   if (runs && !runs.processRounds && (runs.before.length < 2 || runs.after.length < 2))
@@ -137,15 +142,16 @@ export function decide(
   }
   const replicated = runs !== undefined && runs.before.length >= 2
   const predicted = !outside(b, before) || (replicated ? !beyondRuns(runs) : !outside(a, after))
-  const t = options.thresholdPct
-  const down = (100 / (100 + t) - 1) * 100
-  const inside = change.lowPct >= down && change.highPct <= t
-  if (!(p < options.alpha) || predicted || inside) return { ...change, p, decision: 'no change' }
-  if (!(change.lowPct > t || change.highPct < down))
-    return { ...change, p, decision: 'undecided', reason: `its interval reaches inside ±${t} %` }
-  const worse = higherIsBetter ? change.deltaPct < 0 : change.deltaPct > 0
+  // The change judged as a ratio is: after ÷ before, "better" meaning higher.
+  const verdict = judge(interval, Math.min(before.length, after.length), options.thresholdPct)
+  if (!(p < options.alpha) || predicted || verdict === 'same') return { ...change, p, decision: 'no change' }
+  if (verdict === 'undecided')
+    return { ...change, p, decision: 'undecided', reason: `its interval reaches inside ±${options.thresholdPct} %` }
+  const worse = higherIsBetter ? verdict === 'worse' : verdict === 'better'
   return { ...change, p, decision: worse ? 'regression' : 'better' }
 }
+
+const mapInterval = ({ low, high }: Interval, f: (x: number) => number): Interval => ({ low: f(low), high: f(high) })
 
 /** compare's defaults: the verdicts' margin, and a 1 % significance level per row. */
 export const COMPARE_DEFAULTS = { thresholdPct: MIN_EFFECT_PCT, alpha: 0.01 } as const
