@@ -113,7 +113,10 @@ describe('compare on recorded real runs', () => {
     expect(cited.length).toBeGreaterThanOrEqual(3)
     for (const run of cited.map((f) => readResults(join(results, f)))) {
       const controls = run.suites.flatMap((s) => s.rows).filter((r) => r.flags.includes('A/A control'))
-      expect(controls.length).toBeGreaterThanOrEqual(3)
+      // The http suite serves no A/A control (its ratios are to the counter ceiling and to a computed
+      // login limit), so a run of it alone has none; every other run has several.
+      if (run.suites.every((s) => s.name === 'http')) expect(controls).toEqual([])
+      else expect(controls.length).toBeGreaterThanOrEqual(3)
       for (const control of controls) expect(['same', 'undecided']).toContain(control.ratios[0]?.verdict)
     }
   })
