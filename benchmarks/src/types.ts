@@ -147,7 +147,7 @@ export interface Budget {
   readonly heapWarmup: number
   /** Rounds of the hash suite: hash, then verify, per configuration per round. */
   readonly hashRounds: number
-  /** CPU time each operation is repeated for within a round (hash and stretch suites; at least one call). */
+  /** Hash suite: CPU time each operation is repeated for within a round (at least one call). */
   readonly hashRoundMs: number
   /** Hash suite: a configuration whose one warm call takes longer than this is not run (noted, not guessed). */
   readonly hashCallCapMs: number
@@ -163,8 +163,9 @@ export interface Budget {
   readonly concurrencyCapMs: number
   /** Concurrency: wall time a round's sequences of bursts may fill (at least one sequence, at most five). */
   readonly concurrencyRoundMs: number
-  /** Stretch: rounds of one derivation per backend. */
+  /** Stretch: rounds per backend, and the time each is repeated for within a round (at least one call). */
   readonly stretchRounds: number
+  readonly stretchRoundMs: number
   /** Lag suite: rounds per hasher, each `lagTimeMs` of back-to-back hashes. */
   readonly lagRounds: number
   /**

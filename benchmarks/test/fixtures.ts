@@ -25,6 +25,7 @@ export const TINY: Budget = {
   concurrencyCapMs: 1_000,
   concurrencyRoundMs: 1,
   stretchRounds: 2,
+  stretchRoundMs: 1,
   lagRounds: 2,
 }
 

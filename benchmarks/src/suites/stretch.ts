@@ -8,7 +8,7 @@ import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
 
 const RATIO_NOTE =
-  "every call of a non-native job is paired with a call of its baseline right beside it (the order flipped every pair); ratio = baseline time ÷ candidate time, the median over a round's pairs, then the median over rounds with a 95 % bootstrap interval"
+  "every call of a non-native job is paired with a call of its baseline right beside it (the order flipped every pair); ratio = baseline time ÷ candidate time, the median over a round's pairs, then the median over rounds with a 95 % bootstrap interval."
 
 /** One round of a job: its median call and, when it has a baseline, the paired ratio to it. */
 type Round = Timing & { readonly vs?: number }
@@ -53,8 +53,8 @@ async function runStretch(
         ctx.progress.step(`round ${round + 1} · ${job.label}`)
         const clock = job.wall ? 'wall' : 'cpu'
         const partner = baselineOf(job, live, control, base)
-        if (!partner || partner === job) return timeRound(job.run, ctx.budget.hashRoundMs, clock)
-        const paired = await timePairs(job.run, partner.run, ctx.budget.hashRoundMs, clock)
+        if (!partner || partner === job) return timeRound(job.run, ctx.budget.stretchRoundMs, clock)
+        const paired = await timePairs(job.run, partner.run, ctx.budget.stretchRoundMs, clock)
         return { ...paired.candidate, vs: paired.vsBaseline }
       },
       (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
