@@ -52,7 +52,7 @@ export const httpSuite: Suite = {
       // Login servers need some generator: the first package, not a ref.
       const loginGenerator = candidates.ids.find((c) => !c.id.startsWith('ref:'))?.id ?? CEILING
       notes.push(
-        idsNote(budget, false),
+        idsNote(budget, ctx.budget.race !== undefined),
         `login: ${budget.loginRounds} rounds of about ${budget.loginSec} s of logins at the limit, 4 connections, every hasher once per round in a fresh random order; limit = cores ÷ (the mean verify time in a fresh process on the servers' core + the server's own work per login: its CPU time per login, every thread, on a server of the same framework with no hash at all, INSECURE and bench-only); ratio = the per-round rates ÷ that limit; server CPU ms/login and core busy % are read from the server's /proc CPU time during each round; GET /health p99 and max = the latency of health checks sent meanwhile at a steady ${PROBE_PER_SECOND}/s, open loop (each sent when due, answered or not, and timed from when it was due).`,
         `Login servers generate IDs with ${loginGenerator}.`,
       )
@@ -70,7 +70,8 @@ export const httpSuite: Suite = {
       // Ratios to the ceiling and to each framework's default; randomUUID is no framework's here.
       const baselines = [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')]
       for (const framework of FRAMEWORKS) {
-        const scenario = { framework, ids: served, baselines, control: false, raceMs: 0 }
+        const raceMs = ctx.budget.race?.inFrameworkMs ?? 0
+        const scenario = { framework, ids: served, baselines, control: true, raceMs }
         rows.push(
           ...(await idsInFramework({ ...scenario, hasher: anyHasher(candidates), budget, placement }, ctx)),
         )
