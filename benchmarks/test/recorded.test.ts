@@ -118,7 +118,10 @@ describe('compare on recorded real runs', () => {
       // Every suite that compares candidates within one process or one server measures its baseline
       // twice; the lag suite and the http suite's logins (ratios to a computed limit) have none.
       for (const suite of run.suites.filter((s) => SERVE_CONTROLS.includes(s.name)))
-        expect(suite.rows.some((r) => r.flags.includes('A/A control')), `${suite.name}`).toBe(true)
+        expect(
+          suite.rows.some((r) => r.flags.includes('A/A control')),
+          `${suite.name}`,
+        ).toBe(true)
       for (const control of controls) expect(['same', 'undecided']).toContain(control.ratios[0]?.verdict)
     }
   })
