@@ -69,8 +69,8 @@ export const httpSuite: Suite = {
       const rows: SuiteRow[] = []
       // Ratios to the ceiling and to each framework's default; randomUUID is no framework's here.
       const baselines = [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')]
+      const raceMs = ctx.budget.race?.inFrameworkMs ?? 0
       for (const framework of FRAMEWORKS) {
-        const raceMs = ctx.budget.race?.inFrameworkMs ?? 0
         const scenario = { framework, ids: served, baselines, control: true, raceMs }
         rows.push(
           ...(await idsInFramework({ ...scenario, hasher: anyHasher(candidates), budget, placement }, ctx)),

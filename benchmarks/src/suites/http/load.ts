@@ -1,4 +1,5 @@
 import autocannon from 'autocannon'
+import { processCpuMs } from '../../measure/process-cpu.js'
 
 export interface LoadOptions {
   readonly path: string
@@ -9,11 +10,11 @@ export interface LoadOptions {
   readonly method?: 'GET' | 'POST'
   readonly body?: string
   /**
-   * Called at every response, as `lastResponseAt` is taken: a caller reads the server's CPU time there,
-   * so work after the last counted response (a request sent beyond `amount`, which the server still
-   * serves) stays out of the window, as it stays out of the rate.
+   * The server's process id: its CPU time (every thread) is read at the start and at the last answer,
+   * so work after it (a request sent beyond `amount`, which the server still serves) stays out of the
+   * window, as it stays out of the rate. Read only at the last `connections` answers of an `amount`.
    */
-  readonly onResponse?: () => void
+  readonly serverPid?: number
 }
 
 export interface LoadResult {
@@ -28,6 +29,8 @@ export interface LoadResult {
   /** performance.now() when the load started and when its last response arrived. */
   readonly startedAt: number
   readonly lastResponseAt: number
+  /** The server's CPU ms from the start to the last answer, with `serverPid` (undefined without /proc). */
+  readonly serverCpuMs?: number
 }
 
 function optionsFor(url: string, options: LoadOptions): autocannon.Options {
@@ -52,8 +55,11 @@ function optionsFor(url: string, options: LoadOptions): autocannon.Options {
  * 11 logins/s).
  */
 export function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  const pid = options.serverPid
+  const cpuAtStart = pid === undefined ? undefined : processCpuMs(pid)
   const startedAt = performance.now()
   let lastResponseAt = startedAt
+  let [answers, cpuAtLast] = [0, undefined as number | undefined]
   return new Promise<LoadResult>((resolve, reject) => {
     const instance = autocannon(optionsFor(url, options), (error, result) => {
       if (error) return reject(error)
@@ -66,11 +72,17 @@ export function load(url: string, options: LoadOptions): Promise<LoadResult> {
         p99Ms: result.latency.p99,
         startedAt,
         lastResponseAt,
+        ...(cpuAtStart !== undefined && cpuAtLast !== undefined
+          ? { serverCpuMs: cpuAtLast - cpuAtStart }
+          : {}),
       })
     })
     instance.on('response', () => {
       lastResponseAt = performance.now()
-      options.onResponse?.()
+      answers++
+      // /proc is read near the end only: one read per answer would be the load generator's own work.
+      if (pid !== undefined && answers > (options.amount ?? 0) - options.connections)
+        cpuAtLast = processCpuMs(pid)
     })
   })
 }

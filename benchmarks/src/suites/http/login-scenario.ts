@@ -116,16 +116,8 @@ export async function loginScenario(
     async ([server]) => {
       const { url, pid } = server as ServerProcess
       await load(url, { ...post, amount: OWN_WORK_LOGINS })
-      const before = processCpuMs(pid)
-      let after: number | undefined
-      const run = await load(url, {
-        ...post,
-        amount: OWN_WORK_LOGINS,
-        onResponse: () => {
-          after = processCpuMs(pid)
-        },
-      })
-      const cpuMs = before !== undefined && after !== undefined ? (after - before) / run.total : undefined
+      const run = await load(url, { ...post, amount: OWN_WORK_LOGINS, serverPid: pid })
+      const cpuMs = run.serverCpuMs === undefined ? undefined : run.serverCpuMs / run.total
       // The health checks' own share of the core, with nothing else to do: the logins get the rest.
       const probe = startProbe(url, '/health', PROBE_PER_SECOND)
       const [probeStart, cpuStart] = [performance.now(), processCpuMs(pid)]
@@ -147,22 +139,14 @@ export async function loginScenario(
         ctx.progress.step(`${framework} login · ${e.label} @ ${e.setting.label}`)
         const { url, pid } = serverOf.get(e) as ServerProcess
         const probe = startProbe(url, '/health', PROBE_PER_SECOND)
-        const before = processCpuMs(pid)
-        let after: number | undefined
-        const login = await load(url, {
-          ...post,
-          amount: e.limit.logins,
-          onResponse: () => {
-            after = processCpuMs(pid)
-          },
-        })
+        const login = await load(url, { ...post, amount: e.limit.logins, serverPid: pid })
         const health = await probe.finish(login.startedAt, login.lastResponseAt)
         const failures = login.failures + health.failures
         samples.get(e)?.push({ value: login.requestsPerSec, failures })
         if (failures === 0) probes.get(e)?.push(health)
         // The probe's health checks are in this CPU time too: a few per cent at PROBE_PER_SECOND.
-        if (failures === 0 && before !== undefined && after !== undefined && login.total > 0)
-          cpuPerLogin.get(e)?.push((after - before) / login.total)
+        if (failures === 0 && login.serverCpuMs !== undefined && login.total > 0)
+          cpuPerLogin.get(e)?.push(login.serverCpuMs / login.total)
       }
     }
   })
