@@ -1,4 +1,4 @@
-import { type Agent, request as httpRequest } from 'node:http'
+import { type Agent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { SESSION_COOKIE_NAME } from './options.js'
 
 export interface ClientRequest {
@@ -38,6 +38,10 @@ export interface ClientResponse {
  * a new socket: the server closed the idle socket as the request left, so the request never reached it.
  * Only GET is retried, as a browser does (RFC 9110 §9.2.2: a client may retry an idempotent request
  * whose connection closed before the response).
+ *
+ * An answer that says `Connection: close` and is followed by a reset is that answer: a server refusing
+ * a request it did not read to the end (431 for an oversized header) closes with the rest unread, and
+ * the kernel turns that close into a reset (Node 24 and later report it after the response head).
  */
 export async function send(baseUrl: string, options: ClientRequest = {}): Promise<ClientResponse> {
   try {
@@ -65,31 +69,34 @@ function sendOnce(baseUrl: string, options: ClientRequest): Promise<ClientRespon
     allHeaders['content-length'] = Buffer.byteLength(payload)
   }
   return new Promise((resolve, reject) => {
-    let answered = false
+    let incoming: IncomingMessage | undefined
+    const chunks: Buffer[] = []
+    const answer = (response: IncomingMessage) => {
+      const text = Buffer.concat(chunks).toString('utf8')
+      const isJson = response.headers['content-type']?.includes('application/json') ?? false
+      resolve({
+        status: response.statusCode ?? 0,
+        json: isJson && text.length > 0 ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+        text,
+        sessionCookie: sessionCookieOf(response.headers['set-cookie']),
+      })
+    }
+    const failed = (error: NodeJS.ErrnoException) => {
+      if (incoming?.headers.connection === 'close' && error.code === 'ECONNRESET') return answer(incoming)
+      const stale = method === 'GET' && outgoing.reusedSocket && error.code === 'ECONNRESET' && !incoming
+      reject(stale ? new StaleSocketError(error) : error)
+    }
     const outgoing = httpRequest(
       new URL(path, baseUrl),
       { method, headers: allHeaders, agent },
-      (incoming) => {
-        answered = true
-        const chunks: Buffer[] = []
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
-        incoming.on('error', reject)
-        incoming.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          const isJson = incoming.headers['content-type']?.includes('application/json') ?? false
-          resolve({
-            status: incoming.statusCode ?? 0,
-            json: isJson && text.length > 0 ? (JSON.parse(text) as Record<string, unknown>) : undefined,
-            text,
-            sessionCookie: sessionCookieOf(incoming.headers['set-cookie']),
-          })
-        })
+      (response) => {
+        incoming = response
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('error', failed)
+        response.on('end', () => answer(response))
       },
     )
-    outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      const stale = method === 'GET' && outgoing.reusedSocket && error.code === 'ECONNRESET' && !answered
-      reject(stale ? new StaleSocketError(error) : error)
-    })
+    outgoing.on('error', failed)
     if (timeoutMs !== undefined) {
       const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError(timeoutMs)), timeoutMs)
       outgoing.once('close', () => clearTimeout(timer))
