@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { childEnv } from '../src/child-env.mjs'
 import { type PackedPackage, writeConsumerProject } from '../src/consumer-project.mjs'
+import { findFloorNode } from '../src/floor-node.mjs'
 import { packPackages } from '../src/pack.mjs'
 import { kindOf, nodeEngineProblem, nodeRequirement, publishablePackages } from '../src/workspace.mjs'
 
@@ -14,19 +15,51 @@ import { kindOf, nodeEngineProblem, nodeRequirement, publishablePackages } from 
 // real express app over HTTP. One install for the whole file, from the npm cache `npm ci` warmed.
 const workspacePackages = publishablePackages()
 const root = mkdtempSync(join(tmpdir(), 'authlab-consumer-'))
+/** The consumer project installed by the workspace's Node; each other Node has its own (see NodeUnderTest). */
 const consumer = join(root, 'app')
 const packages: PackedPackage[] = []
 let installWarnings = ''
 /**
- * Packages whose required Node (authlab.node) this Node does not meet (one built on Node 24.7's crypto.argon2): they
- * must still load, and creating their strategy must be the typed error, which (a) and (b) check.
+ * The Nodes every package is loaded and served on: the one running the tests (the workspace's) and the
+ * oldest the packages state in `engines` (their floor), so a published package is proven where its
+ * users may still run it.
  */
-const tooOld = new Map(
-  workspacePackages.flatMap((pkg) => {
-    const reason = nodeEngineProblem({ nodeEngine: nodeRequirement(pkg.manifest) })
-    return reason ? [[pkg.manifest.name, reason] as const] : []
-  }),
-)
+interface NodeUnderTest {
+  readonly label: string
+  readonly path: string
+  readonly version: string
+  /**
+   * Its own consumer project, installed by npm running on this Node, as its users' would be: a native
+   * addon's install script (node-gyp-build) decides there whether the prebuilt binary fits that Node or
+   * compiles one (argon2's prebuilt linux-x64 binary crashes Node 20 and is compiled there).
+   */
+  readonly dir: string
+  /**
+   * Packages whose required Node (authlab.node) this Node does not meet (one built on Node 24.7's
+   * crypto.argon2): they must still load, and creating their strategy must be the typed error, which (a)
+   * and (b) check.
+   */
+  readonly tooOld: ReadonlyMap<string, string>
+}
+const nodeUnderTest = (label: string, path: string, version: string): NodeUnderTest => ({
+  label: `${label}, Node ${version}`,
+  path,
+  version,
+  dir: path === process.execPath ? consumer : join(root, `app-node${version.split('.')[0]}`),
+  tooOld: new Map(
+    workspacePackages.flatMap((pkg) => {
+      const reason = nodeEngineProblem({ nodeEngine: nodeRequirement(pkg.manifest) }, version)
+      return reason ? [[pkg.manifest.name, reason] as const] : []
+    }),
+  ),
+})
+const floor = findFloorNode()
+const NODES: NodeUnderTest[] = [
+  nodeUnderTest("the workspace's", process.execPath, process.versions.node),
+  ...('path' in floor && floor.version.split('.')[0] !== process.versions.node.split('.')[0]
+    ? [nodeUnderTest('the stated floor', floor.path, floor.version)]
+    : []),
+]
 
 beforeAll(() => {
   const packed = packPackages(workspacePackages, { destination: root })
@@ -35,16 +68,20 @@ beforeAll(() => {
     if (!tarball) throw new Error(`npm pack produced no tarball for ${pkg.manifest.name}`)
     packages.push({ name: pkg.manifest.name, kind: kindOf(pkg), tarball })
   }
-  mkdirSync(consumer)
-  writeConsumerProject(consumer, packages)
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
-    cwd: consumer,
-    encoding: 'utf8',
-    env: childEnv(),
-  })
-  if (install.status !== 0) throw new Error(`npm install failed: ${install.stderr}`)
-  installWarnings = install.stderr
-}, 300_000)
+  for (const node of NODES) {
+    mkdirSync(node.dir)
+    writeConsumerProject(node.dir, packages)
+    const env = childEnv()
+    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
+      cwd: node.dir,
+      encoding: 'utf8',
+      // npm's own `#!/usr/bin/env node` and every install script it runs use the first node on PATH.
+      env: { ...env, PATH: `${dirname(node.path)}${delimiter}${env.PATH ?? ''}` },
+    })
+    if (install.status !== 0) throw new Error(`npm install on ${node.label} failed: ${install.stderr}`)
+    if (node.dir === consumer) installWarnings = install.stderr
+  }
+}, 600_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 interface LoadResult {
@@ -55,14 +92,21 @@ interface LoadResult {
 }
 
 /** Runs a check script; a warning on stderr (e.g. Node's ExperimentalWarning for require(esm)) fails it. */
-function runCheck(script: string): LoadResult[] {
-  const list = JSON.stringify(packages.map(({ name, kind }) => ({ name, kind, tooOld: tooOld.get(name) })))
-  const check = spawnSync(process.execPath, [script, list], {
-    cwd: consumer,
+function runCheck(node: NodeUnderTest, script: string): LoadResult[] {
+  const list = JSON.stringify(
+    packages.map(({ name, kind }) => ({ name, kind, tooOld: node.tooOld.get(name) })),
+  )
+  const check = spawnSync(node.path, [script, list], {
+    cwd: node.dir,
     encoding: 'utf8',
     env: childEnv(),
   })
   expect(check.stderr, `${script} printed to stderr`).toBe('')
+  // A native addon that crashes the process (a segmentation fault) prints nothing at all.
+  expect({ status: check.status, signal: check.signal }, `${script} on ${node.label}`).toEqual({
+    status: 0,
+    signal: null,
+  })
   return JSON.parse(check.stdout)
 }
 
@@ -82,29 +126,16 @@ function problems(results: LoadResult[], build: 'cjs' | 'esm'): string[] {
 const SPAWNS_EVERY_PACKAGE_MS = 180_000
 
 describe('installed from tarballs into a fresh project', () => {
-  let required: LoadResult[] = []
-  let imported: LoadResult[] = []
-
-  test(
-    '(a) require() loads and runs every package from its CommonJS build',
-    () => {
-      required = runCheck('check-require.cjs')
-      expect(required.map((r) => r.name)).toEqual(packages.map((p) => p.name))
-      expect(problems(required, 'cjs')).toEqual([])
-    },
-    SPAWNS_EVERY_PACKAGE_MS,
-  )
-
-  test(
-    '(b) import loads and runs every package from its ESM build, with the same named exports',
-    () => {
-      imported = runCheck('check-import.mjs')
-      expect(problems(imported, 'esm')).toEqual([])
-      const names = (results: LoadResult[]) => results.map(({ name, exported }) => ({ name, exported }))
-      expect(names(imported)).toEqual(names(required))
-    },
-    SPAWNS_EVERY_PACKAGE_MS,
-  )
+  test('the packages run on the oldest Node they state', () => {
+    // CI proves the floor; elsewhere a machine without such a Node says so and runs the rest.
+    if ('reason' in floor) {
+      if (process.env.CI) throw new Error(floor.reason)
+      console.log(`floor not checked: ${floor.reason}`)
+      return
+    }
+    const major = (version: string) => version.split('.')[0]
+    expect(NODES.map((n) => major(n.version))).toContain(major(floor.version))
+  })
 
   test.each(['node16', 'bundler'])(
     '(c) a TypeScript consumer typechecks with moduleResolution %s',
@@ -120,28 +151,10 @@ describe('installed from tarballs into a fresh project', () => {
     SPAWNS_EVERY_PACKAGE_MS,
   )
 
-  test('(d) an express app logs in over HTTP with each ID package as genid and each hash package', async () => {
-    const ids = packages.filter((p) => p.kind === 'id')
-    const hashes = packages.filter((p) => p.kind === 'hash' && !tooOld.has(p.name))
-    for (const [name, reason] of tooOld) console.log(`(d) ${name} not served: ${reason}`)
-    expect(ids.length, 'an ID package to use as genid').toBeGreaterThan(0)
-    expect(hashes.length, 'a hash package to check the password').toBeGreaterThan(0)
-    // Round robin: every ID and every hash package serves a login at least once.
-    const failures: string[] = []
-    for (let i = 0; i < Math.max(ids.length, hashes.length); i++) {
-      const idPackage = ids[i % ids.length]?.name ?? ''
-      const hashPackage = hashes[i % hashes.length]?.name ?? ''
-      await loginFlow(idPackage, hashPackage).catch((error: Error) =>
-        failures.push(`${idPackage} + ${hashPackage}: ${error.message}`),
-      )
-    }
-    expect(failures).toEqual([])
-  }, 180_000)
-
   test('npm 11 blocks two install scripts, argon2’s and bcrypt’s, and every package works without them', () => {
     // npm 11 runs no dependency install script unless the consumer approves it. Only argon2 and bcrypt
     // have one (node-gyp-build), and both ship prebuilt binaries they load without it; (a), (b) and (d)
-    // above ran every package with the scripts blocked. The package READMEs state this.
+    // run every package with the scripts blocked. The package READMEs state this.
     const blocked = [...installWarnings.matchAll(/^npm warn install-scripts\s+(\S+)@\S+ \(/gm)].map(
       (m) => m[1],
     )
@@ -159,42 +172,86 @@ describe('installed from tarballs into a fresh project', () => {
     expect(unstated).toEqual([])
   })
 
-  test('(e) an express app migrates bcrypt and passlib PBKDF2 users to argon2id on login', async () => {
-    const { server, ready } = startServer('migrate.mjs')
-    try {
-      const { port } = await ready
-      const base = `http://127.0.0.1:${port}`
-      const login = async (user: string, password: string) =>
-        (
-          await fetch(`${base}/login`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ user, password }),
-          })
-        ).status
-      const family = async (user: string) =>
-        ((await (await fetch(`${base}/format/${user}`)).json()) as { family: string }).family
+  describe.each(NODES)('on $label', (node) => {
+    let required: LoadResult[] = []
+    let imported: LoadResult[] = []
 
-      expect([await family('ada'), await family('grace')]).toEqual(['bcrypt', 'pbkdf2-sha256'])
-      expect(await login('ada', 'wrong password')).toBe(401)
-      expect(await family('ada')).toBe('bcrypt')
-      expect(await login('ada', 'correct horse battery staple')).toBe(200)
-      expect(await login('grace', 'hunter2 but longer')).toBe(200)
-      expect([await family('ada'), await family('grace')]).toEqual(['argon2id', 'argon2id'])
-      // The upgraded hashes keep working, and a missing user is refused like a wrong password.
-      expect(await login('ada', 'correct horse battery staple')).toBe(200)
-      expect(await login('grace', 'hunter2 but longer')).toBe(200)
-      expect(await login('nobody', 'hunter2 but longer')).toBe(401)
-    } finally {
-      server.kill()
-    }
+    test(
+      '(a) require() loads and runs every package from its CommonJS build',
+      () => {
+        required = runCheck(node, 'check-require.cjs')
+        expect(required.map((r) => r.name)).toEqual(packages.map((p) => p.name))
+        expect(problems(required, 'cjs')).toEqual([])
+      },
+      SPAWNS_EVERY_PACKAGE_MS,
+    )
+
+    test(
+      '(b) import loads and runs every package from its ESM build, with the same named exports',
+      () => {
+        imported = runCheck(node, 'check-import.mjs')
+        expect(problems(imported, 'esm')).toEqual([])
+        const names = (results: LoadResult[]) => results.map(({ name, exported }) => ({ name, exported }))
+        expect(names(imported)).toEqual(names(required))
+      },
+      SPAWNS_EVERY_PACKAGE_MS,
+    )
+
+    test('(d) an express app logs in over HTTP with each ID package as genid and each hash package', async () => {
+      const ids = packages.filter((p) => p.kind === 'id')
+      const hashes = packages.filter((p) => p.kind === 'hash' && !node.tooOld.has(p.name))
+      for (const [name, reason] of node.tooOld) console.log(`(d) ${name} not served: ${reason}`)
+      expect(ids.length, 'an ID package to use as genid').toBeGreaterThan(0)
+      expect(hashes.length, 'a hash package to check the password').toBeGreaterThan(0)
+      // Round robin: every ID and every hash package serves a login at least once.
+      const failures: string[] = []
+      for (let i = 0; i < Math.max(ids.length, hashes.length); i++) {
+        const idPackage = ids[i % ids.length]?.name ?? ''
+        const hashPackage = hashes[i % hashes.length]?.name ?? ''
+        await loginFlow(node, idPackage, hashPackage).catch((error: Error) =>
+          failures.push(`${idPackage} + ${hashPackage}: ${error.message}`),
+        )
+      }
+      expect(failures).toEqual([])
+    }, 180_000)
+
+    test('(e) an express app migrates bcrypt and passlib PBKDF2 users to argon2id on login', async () => {
+      const { server, ready } = startServer(node, 'migrate.mjs')
+      try {
+        const { port } = await ready
+        const base = `http://127.0.0.1:${port}`
+        const login = async (user: string, password: string) =>
+          (
+            await fetch(`${base}/login`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ user, password }),
+            })
+          ).status
+        const family = async (user: string) =>
+          ((await (await fetch(`${base}/format/${user}`)).json()) as { family: string }).family
+
+        expect([await family('ada'), await family('grace')]).toEqual(['bcrypt', 'pbkdf2-sha256'])
+        expect(await login('ada', 'wrong password')).toBe(401)
+        expect(await family('ada')).toBe('bcrypt')
+        expect(await login('ada', 'correct horse battery staple')).toBe(200)
+        expect(await login('grace', 'hunter2 but longer')).toBe(200)
+        expect([await family('ada'), await family('grace')]).toEqual(['argon2id', 'argon2id'])
+        // The upgraded hashes keep working, and a missing user is refused like a wrong password.
+        expect(await login('ada', 'correct horse battery staple')).toBe(200)
+        expect(await login('grace', 'hunter2 but longer')).toBe(200)
+        expect(await login('nobody', 'hunter2 but longer')).toBe(401)
+      } finally {
+        server.kill()
+      }
+    })
   })
 })
 
 /** Starts a fixture server in its own process and resolves with its first stdout line (its port and more). */
-function startServer(script: string, env: Record<string, string> = {}) {
-  const server = spawn(process.execPath, [script], {
-    cwd: consumer,
+function startServer(node: NodeUnderTest, script: string, env: Record<string, string> = {}) {
+  const server = spawn(node.path, [script], {
+    cwd: node.dir,
     env: { ...childEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -211,8 +268,11 @@ function startServer(script: string, env: Record<string, string> = {}) {
   return { server, ready }
 }
 
-async function loginFlow(idPackage: string, hashPackage: string): Promise<void> {
-  const { server, ready } = startServer('server.mjs', { ID_PACKAGE: idPackage, HASH_PACKAGE: hashPackage })
+async function loginFlow(node: NodeUnderTest, idPackage: string, hashPackage: string): Promise<void> {
+  const { server, ready } = startServer(node, 'server.mjs', {
+    ID_PACKAGE: idPackage,
+    HASH_PACKAGE: hashPackage,
+  })
   try {
     const { port, length = -1, alphabet = '' } = await ready
     const base = `http://127.0.0.1:${port}`
