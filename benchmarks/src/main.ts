@@ -39,7 +39,7 @@ export interface Io {
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
                 [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--wide]
-                [--rtt <duration>] [--runtime node,node24,bun,deno,chromium,firefox]
+                [--rtt <duration>] [--runtime node,node24,node22,bun,deno,chromium,firefox]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
                 [--format text|md|json]
   authlab-bench compare <before1.json> <before2.json> vs <after1.json> <after2.json>   (rounds pooled per side)

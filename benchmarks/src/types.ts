@@ -93,7 +93,7 @@ export interface Row {
   /** Stable candidate key: rows with equal suite, group, candidate and unit are compared across runs. */
   readonly candidate: string
   readonly label: string
-  /** The runtime that measured it (`--runtime` ids: node, node24, bun, deno, chromium, firefox). */
+  /** The runtime that measured it (`--runtime` ids: node, node24, node22, bun, deno, chromium, firefox). */
   readonly runtime?: string
   /** The headline figure and its unit, e.g. 1.2e6 "IDs/s" or 74.1 "ms/hash". */
   readonly value: number

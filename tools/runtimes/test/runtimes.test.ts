@@ -9,6 +9,7 @@ const RFC7914_PBKDF2 =
 const EXPECTED_NAME: Record<string, string> = {
   node: 'node',
   node24: 'node',
+  node22: 'node',
   bun: 'bun',
   deno: 'deno',
   chromium: 'chromium',
@@ -28,6 +29,7 @@ test.for(RUNTIME_IDS)(
     expect(result.runtime.name).toBe(EXPECTED_NAME[id])
     if (id === 'node') expect(result.runtime.version).toBe(process.versions.node)
     if (id === 'node24') expect(result.runtime.version).toMatch(/^24\./)
+    if (id === 'node22') expect(result.runtime.version).toMatch(/^22\./)
     expect(result.uniqueIds).toBe(1000)
     expect(result.idLength).toBe(32)
     expect(result.pbkdf2).toBe(RFC7914_PBKDF2)

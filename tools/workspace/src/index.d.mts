@@ -10,7 +10,7 @@ export interface KindConvention {
   readonly algorithms?: string
 }
 
-export type RuntimeId = 'node' | 'node24' | 'bun' | 'deno' | 'chromium' | 'firefox'
+export type RuntimeId = 'node' | 'node24' | 'node22' | 'bun' | 'deno' | 'chromium' | 'firefox'
 export declare const RUNTIMES: readonly RuntimeId[]
 
 export declare const KINDS: Readonly<Record<Kind, KindConvention>>

@@ -22,10 +22,10 @@ export const KINDS = Object.freeze({
 
 /**
  * The runtimes a strategy can declare in `"authlab": { "runtimes" }`, in table order: `node` is the
- * Node running the caller (20 here), `node24` the pinned Node 24, then Bun, Deno and the two headless
- * browsers. tools/runtimes starts each of them; the conformance run checks every claim on each.
+ * Node running the caller (the workspace's own, the current LTS), `node24` and `node22` the pinned
+ * earlier LTS lines, then Bun, Deno and the two headless browsers. tools/runtimes starts each of them; the conformance run checks every claim on each.
  */
-export const RUNTIMES = Object.freeze(['node', 'node24', 'bun', 'deno', 'chromium', 'firefox'])
+export const RUNTIMES = Object.freeze(['node', 'node24', 'node22', 'bun', 'deno', 'chromium', 'firefox'])
 const BROWSERS = Object.freeze(['chromium', 'firefox'])
 
 /** @param {string} dir */

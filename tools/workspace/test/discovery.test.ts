@@ -87,7 +87,7 @@ test('every strategy declares its runtimes; one not claiming both browsers says 
   expect(
     runtimeProblems(manifest({ kind: 'id', runtimes: ['node', 'netscape'], notInBrowsers: 'x' })),
   ).toEqual([
-    '"authlab.runtimes" has unknown ids netscape (known: node, node24, bun, deno, chromium, firefox)',
+    '"authlab.runtimes" has unknown ids netscape (known: node, node24, node22, bun, deno, chromium, firefox)',
   ])
   expect(
     runtimeProblems(manifest({ kind: 'id', runtimes: RUNTIMES, notInBrowsers: 'stale reason' })),

@@ -1,0 +1,3 @@
+import { runtimeConformance } from './runtime-conformance.js'
+
+runtimeConformance('node22')
