@@ -15,10 +15,10 @@ export function createHasher(options?: BcryptOptions): PasswordHasher {
     describe: {
       name: '@authlab/hash-node-rs-bcrypt',
       displayName: 'bcrypt (Rust)',
-      wraps: '@node-rs/bcrypt@1.10.8 (napi-rs)',
+      wraps: '@node-rs/bcrypt@2 (napi-rs)',
       runsOn: 'threadpool',
     },
-    engine: (password, cost, salt) => hash(Buffer.from(password), cost, Buffer.from(salt)),
+    engine: (password, cost, salt) => hash(password, { cost, salt }),
     options,
   })
 }

@@ -21,9 +21,18 @@ export function createHasher(options?: Pbkdf2Options): KdfHasher {
       runsOn: 'threadpool',
     },
     async kdf(password, salt, params, length) {
-      const key = await crypto.subtle.importKey('raw', password, 'PBKDF2', false, ['deriveBits'])
+      // Web Crypto takes a BufferSource over an ArrayBuffer, never a SharedArrayBuffer (WebIDL): the
+      // inputs are copied into views of their own, a few dozen bytes beside the iterations.
+      const key = await crypto.subtle.importKey('raw', new Uint8Array(password), 'PBKDF2', false, [
+        'deriveBits',
+      ])
       const bits = await crypto.subtle.deriveBits(
-        { name: 'PBKDF2', hash: 'SHA-256', salt, iterations: params.iterations as number },
+        {
+          name: 'PBKDF2',
+          hash: 'SHA-256',
+          salt: new Uint8Array(salt),
+          iterations: params.iterations as number,
+        },
         key,
         length * 8,
       )

@@ -21,7 +21,7 @@ export interface FastIdOptions {
  * here exposes alike (Node ≥ 19, Bun, Deno, browsers); in Node it is the same OpenSSL generator as
  * `crypto.randomFillSync`, so one file serves servers and browsers.
  */
-function fill(pool: Uint8Array): void {
+function fill(pool: Uint8Array<ArrayBuffer>): void {
   for (let at = 0; at < pool.length; at += 65_536)
     globalThis.crypto.getRandomValues(pool.subarray(at, at + 65_536))
 }

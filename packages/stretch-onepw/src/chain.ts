@@ -105,8 +105,9 @@ const concat = (a: Uint8Array, b: Uint8Array) => {
 
 /** HKDF-SHA256 (RFC 5869) through WebCrypto, so the chain has no Node-only step of its own. */
 async function hkdf(ikm: Uint8Array, salt: Uint8Array, info: string, length: number): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', ikm, 'HKDF', false, ['deriveBits'])
-  const params = { name: 'HKDF', hash: 'SHA-256', salt, info: utf8.encode(info) }
+  // Web Crypto takes views of an ArrayBuffer, never a SharedArrayBuffer (WebIDL BufferSource): copied.
+  const key = await crypto.subtle.importKey('raw', new Uint8Array(ikm), 'HKDF', false, ['deriveBits'])
+  const params = { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(salt), info: utf8.encode(info) }
   return new Uint8Array(await crypto.subtle.deriveBits(params, key, length * 8))
 }
 
