@@ -30,7 +30,9 @@ describe('--runtime parsing', () => {
   test('an unknown runtime or a Node-only suite is a usage error naming the choices', async () => {
     const unknown = await cli(['--runtime', 'node,netscape', '--suite', 'ids'])
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toMatch(/--runtime takes ids from node, node24, node22, bun, deno, chromium, firefox/)
+    expect(unknown.stderr).toMatch(
+      /--runtime takes ids from node, node24, node22, bun, deno, chromium, firefox/,
+    )
     const lag = await cli(['--runtime', 'node', '--suite', 'lag', '--out', tempDir()])
     expect(lag.code).toBe(2)
     expect(lag.stderr).toMatch(/suite "lag" runs on the current Node only/)
