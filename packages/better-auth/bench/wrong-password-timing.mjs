@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { hasher as argon2id } from '@authlab/hash-argon2'
 import { createHasher as bcrypt } from '@authlab/hash-bcrypt'
-import { createPasswordContext } from '@authlab/password-context'
+import { BETTER_AUTH_SCRYPT, createPasswordContext } from '@authlab/password-context'
 import { betterAuth } from 'better-auth'
 import { memoryAdapter } from 'better-auth/adapters/memory'
 import { shuffledRounds } from '../../../benchmarks/dist/measure/rounds.js'
@@ -53,7 +53,11 @@ const alone = betterAuth({
 
 /** better-auth as this package's README configures it. */
 function withAuthlab() {
-  const passwords = createPasswordContext({ current: argon2id, legacy: [bcrypt()] })
+  const passwords = createPasswordContext({
+    current: argon2id,
+    legacy: [bcrypt()],
+    missingUserFormat: BETTER_AUTH_SCRYPT,
+  })
   const database = emptyDatabase()
   const app = betterAuth({
     ...common,
