@@ -1,7 +1,7 @@
 import { InvalidOptionError } from '@authlab/core'
 import type { PasswordContext } from '@authlab/password-context'
 import type { HookEndpointContext } from 'better-auth'
-import { createAuthMiddleware } from 'better-auth/api'
+import { APIError, createAuthMiddleware } from 'better-auth/api'
 
 // Apps branch on these errors' codes; re-exported so an app needs only this package.
 export * from '@authlab/core/errors'
@@ -12,20 +12,27 @@ export interface BetterAuthPassword {
   verify(data: { hash: string; password: string }): Promise<boolean>
 }
 
+/** What `authlabPassword`'s verify found for a stored hash: its replacement, or why it has none. */
+type Upgrade = { readonly rehashed: string } | { readonly error: unknown }
+
 /**
- * Upgrades found by `authlabPassword`'s verify, stored hash → its `current` replacement, waiting for
- * the sign-in hook to write them: the hook then costs no second verify. Shared per context, so the
- * two halves configured with one context meet. Bounded: a verify outside email sign-in (a password
- * change checks the old one) leaves an entry nobody takes, and the oldest go first.
+ * Upgrades found by `authlabPassword`'s verify, stored hash → its `current` replacement (or the error
+ * that prevented one), waiting for the sign-in hook to write (or log) them: the hook then costs no
+ * second verify. Shared per context, so the two halves configured with one context meet. Bounded: a
+ * verify outside email sign-in (a password change checks the old one) leaves an entry nobody takes,
+ * and the oldest go first.
  */
-const pendingByContext = new WeakMap<PasswordContext, Map<string, string>>()
+const pendingByContext = new WeakMap<PasswordContext, Map<string, Upgrade>>()
 const PENDING_LIMIT = 1024
 
-function pendingOf(context: PasswordContext): Map<string, string> {
-  const pending = pendingByContext.get(context) ?? new Map<string, string>()
+function pendingOf(context: PasswordContext): Map<string, Upgrade> {
+  const pending = pendingByContext.get(context) ?? new Map<string, Upgrade>()
   pendingByContext.set(context, pending)
   return pending
 }
+
+/** Each `authlabPassword` verify function → its context: how the plugin checks better-auth uses it. */
+const contextOfVerify = new WeakMap<object, PasswordContext>()
 
 function checkContext(context: unknown, caller: string): PasswordContext {
   const c = context as Partial<PasswordContext> | null | undefined
@@ -45,90 +52,139 @@ function checkContext(context: unknown, caller: string): PasswordContext {
  * better-auth's `emailAndPassword.password` from a password context: new users get the context's
  * `current` hash, and every format the context reads (bcrypt imports, better-auth's own default
  * `saltHex:keyHex`, scrypt, PBKDF2) still verifies. A successful verify of a legacy or weaker hash
- * leaves its replacement for `authlabRehash` to store.
+ * leaves its replacement for `authlabRehash` to store. The context normalises passwords as better-auth
+ * does (NFKC) before hashing and verifying, so every spelling that signed in before still does.
  */
 export function authlabPassword(context: PasswordContext): BetterAuthPassword {
   const passwords = checkContext(context, 'authlabPassword')
   const pending = pendingOf(passwords)
-  return {
-    hash: (password) => passwords.hash(password),
+  const password: BetterAuthPassword = {
+    async hash(password) {
+      try {
+        return await passwords.hash(password)
+      } catch (error) {
+        // A new password `current` refuses (a lone surrogate; over 72 bytes for bcrypt) is the user's
+        // to change: better-auth answers an APIError with its status, anything else with a 500.
+        if ((error as { code?: unknown })?.code !== 'ERR_AUTHLAB_PASSWORD_POLICY') throw error
+        throw APIError.from('BAD_REQUEST', { code: 'PASSWORD_REFUSED', message: (error as Error).message })
+      }
+    },
     async verify({ hash, password }) {
-      const { valid, rehashed } = await passwords.verify(hash, password)
-      if (valid && rehashed !== undefined) {
+      const { valid, rehashed, upgradeError } = await passwords.verify(hash, password)
+      if (valid && (rehashed !== undefined || upgradeError !== undefined)) {
         pending.delete(hash)
-        pending.set(hash, rehashed)
+        pending.set(hash, rehashed !== undefined ? { rehashed } : { error: upgradeError })
         if (pending.size > PENDING_LIMIT) pending.delete(pending.keys().next().value as string)
       }
       return valid
     },
   }
+  contextOfVerify.set(password.verify, passwords)
+  return password
 }
 
 /**
- * The plugin as better-auth's `BetterAuthPlugin` takes it (@better-auth/core `types/plugin`: `hooks.after`
- * of `{ matcher, handler: AuthMiddleware }`), spelled out so these declarations never load better-auth's
- * own: those need Bun's and Node 22's sqlite types, which a strict consumer on Node 20 lacks.
+ * The plugin as better-auth's `BetterAuthPlugin` takes it (@better-auth/core `types/plugin`: `init`, and
+ * `hooks.before`/`hooks.after` of `{ matcher, handler: AuthMiddleware }`), spelled out so these
+ * declarations never load better-auth's own: those need Bun's and Node 22's sqlite types, which a
+ * strict consumer on Node 20 lacks.
  */
 export interface AuthlabRehashPlugin {
   id: 'authlab-rehash'
-  hooks: { after: { matcher: (context: unknown) => boolean; handler: AfterHookHandler }[] }
+  init: (authContext: unknown) => void
+  hooks: {
+    before: { matcher: (context: unknown) => boolean; handler: HookHandler }[]
+    after: { matcher: (context: unknown) => boolean; handler: HookHandler }[]
+  }
 }
 
 /** better-call's MiddlewareHandler, with its input left to better-auth (it builds the context). */
-type AfterHookHandler = (inputContext: unknown) => Promise<unknown>
+type HookHandler = (inputContext: unknown) => Promise<unknown>
 
 /** better-auth's email sign-in route (better-auth `api/routes/sign-in`, signInEmail). */
 const SIGN_IN_EMAIL = '/sign-in/email'
+const isEmailSignIn = (ctx: unknown) => (ctx as HookEndpointContext).path === SIGN_IN_EMAIL
 
 /**
- * A better-auth plugin: after a successful email sign-in, replaces the user's stored hash with the
- * context's `current` one when it is legacy or weaker, as a compare-and-swap (the update matches the
- * account id AND the hash that was verified), so a password changed meanwhile is never overwritten.
- * With `authlabPassword` the replacement was made during the sign-in's own verify; without it (better-
- * auth's default hasher verifying), a hash the context would upgrade costs one more verify, once.
+ * A better-auth plugin, for use with `authlabPassword` and the same context:
+ * - after a successful email sign-in, it stores the replacement `authlabPassword`'s verify made for a
+ *   legacy or weaker hash, as a compare-and-swap (the update matches the account id AND the hash that
+ *   was verified), so a password changed meanwhile is never overwritten;
+ * - for an email sign-in to an account with no password (a missing user), it answers in the time of a
+ *   verify in the context's `missingUserFormat`, as a stored user's wrong password does.
+ * Without `authlabPassword` verifying, better-auth's default verifier could not read the hashes it
+ * writes and every upgraded user would be locked out: that configuration is refused when better-auth
+ * starts, with an InvalidOptionError.
  */
 export function authlabRehash(context: PasswordContext): AuthlabRehashPlugin {
   const passwords = checkContext(context, 'authlabRehash')
   const pending = pendingOf(passwords)
+  /**
+   * better-auth's email sign-in calls `password.hash` only to spend time when there is no stored hash
+   * (api/routes/sign-in: "User not found", "Password not found") and discards the result. This spends
+   * the context's missing-user verify instead, which costs what a stored user's verify costs and
+   * refuses no password. The empty string it returns is the "no password set" value, never a hash.
+   */
+  const missingUserHash = async (password: string) => {
+    await passwords.verify(null, password)
+    return ''
+  }
   return {
     id: 'authlab-rehash',
+    init(authContext) {
+      const verify = (authContext as { password?: { verify?: unknown } } | undefined)?.password?.verify
+      if (typeof verify !== 'function' || contextOfVerify.get(verify) !== passwords) {
+        throw new InvalidOptionError(
+          'authlabRehash(context) needs emailAndPassword.password: authlabPassword(context), with the same ' +
+            'context: another verifier cannot read the hashes it writes, and upgraded users could not sign in',
+        )
+      }
+    },
     hooks: {
+      before: [
+        {
+          matcher: isEmailSignIn,
+          // A before hook's `context` is merged into this request's endpoint context only
+          // (better-auth api/dispatch, runBeforeHooks), so `hash` stays better-auth's everywhere else.
+          handler: createAuthMiddleware(async (ctx) => ({
+            context: { context: { password: { ...ctx.context.password, hash: missingUserHash } } },
+          })) as HookHandler,
+        },
+      ],
       after: [
         {
-          matcher: (ctx) => (ctx as HookEndpointContext).path === SIGN_IN_EMAIL,
+          matcher: isEmailSignIn,
           handler: createAuthMiddleware(async (ctx) => {
             const user = ctx.context.newSession?.user
-            const password: unknown = ctx.body?.password
-            if (!user || typeof password !== 'string') return
+            if (!user) return
+            // The user is signed in already: a replacement that could not be made or written keeps the
+            // old hash, which still verifies, and the next sign-in tries again. Logged without the hash
+            // or the password.
+            const notUpgraded = (error: unknown) =>
+              ctx.context.logger.error('authlab-rehash: the stored password hash was not upgraded', {
+                code: (error as { code?: unknown })?.code,
+                message: (error as Error)?.message,
+              })
             try {
               const account = await ctx.context.internalAdapter.findCredentialAccount(user.id)
               const stored = account?.password
               if (!account || !stored) return
-              let replacement = pending.get(stored)
+              const upgrade = pending.get(stored)
               pending.delete(stored)
-              if (replacement === undefined) {
-                if (!passwords.needsUpgrade(stored)) return
-                const { valid, rehashed } = await passwords.verify(stored, password)
-                if (!valid || rehashed === undefined) return
-                replacement = rehashed
-              }
+              if (upgrade === undefined) return
+              if ('error' in upgrade) return notUpgraded(upgrade.error)
               await ctx.context.adapter.updateMany({
                 model: 'account',
                 where: [
                   { field: 'id', value: account.id },
                   { field: 'password', value: stored },
                 ],
-                update: { password: replacement, updatedAt: new Date() },
+                update: { password: upgrade.rehashed, updatedAt: new Date() },
               })
             } catch (error) {
-              // The user is signed in already; a failed upgrade keeps the old hash, which still
-              // verifies, and is retried at the next sign-in. Logged without the hash or password.
-              ctx.context.logger.error('authlab-rehash: the stored password hash was not upgraded', {
-                code: (error as { code?: unknown })?.code,
-                message: (error as Error)?.message,
-              })
+              notUpgraded(error)
             }
-          }) as AfterHookHandler,
+          }) as HookHandler,
         },
       ],
     },

@@ -14,7 +14,7 @@ import { createPasswordContext } from '../dist/esm/index.js'
 
 const rounds = Number(process.argv[2] ?? 200)
 const seed = Number(process.env.SEED ?? Date.now() % 2 ** 31)
-const context = createPasswordContext({ current: argon2, legacy: [bcrypt()] })
+const context = createPasswordContext({ current: argon2, legacy: [bcrypt()], missingUserFormat: 'argon2id' })
 const stored = await argon2.hash('correct horse battery staple')
 const cases = {
   'real user, wrong password': () => context.verify(stored, 'Tr0ub4dor&3'),
