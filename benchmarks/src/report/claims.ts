@@ -176,4 +176,5 @@ export const FRAMEWORK_DEFAULTS: readonly FrameworkDefault[] = [
     hasher: { candidate: 'ref:better-auth-password', group: 'scrypt better-auth N=2^14 r=16 p=1 · hash' },
   },
   { framework: 'Auth.js, koa-session, hono-sessions', id: 'ref:randomUUID' },
+  { framework: 'apps using crypto.randomUUIDv7() as a token', id: 'ref:randomUUIDv7' },
 ]
