@@ -70,7 +70,13 @@ describe('generation', () => {
       ROOT,
       reading(results),
     )
-    expect(text).toContain('[all candidates](../../README.md#latest-figures)')
+    expect(text).toContain('[all candidates](../../benchmarks/README.md#latest-figures)')
+    // The anchor is a heading of the file it points to (GitHub's slug: lower case, spaces to hyphens).
+    const headings = readFileSync(join(ROOT, 'benchmarks', 'README.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .map((line) => line.replace(/^#+\s*/, '').toLowerCase().replace(/\s+/g, '-'))
+    expect(headings).toContain('latest-figures')
     expect(text).toContain('(../../benchmarks/results/run.json)')
     const rows = text.split('\n').filter((l) => l.startsWith('| ids'))
     expect(rows).toHaveLength(

@@ -181,7 +181,7 @@ export function candidateFigures(
   const table = alignedTable(['suite · group', 'figure', 'ratio to', how, 'verdict', 'also'], cells, (i) =>
     [1, 3].includes(i),
   )
-  const summary = `[all candidates](${join(toRoot, 'README.md')}#latest-figures)`
+  const summary = `[all candidates](${join(toRoot, 'benchmarks', 'README.md')}#latest-figures)`
   return [
     source(runs, files, toRoot),
     '',
