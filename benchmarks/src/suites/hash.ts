@@ -73,9 +73,9 @@ export const hashSuite: Suite = {
         (n) =>
           n.group === e.group && !n.control && n.candidate.id === nativeHashers()[e.hasher.info.algorithm],
       )
-    // The A/A control: native bcrypt's defaults again, as its own entry. Not a memory-hard hasher: argon2id's
-    // 19 MiB per call read 9–37 ms from round to round under load (page faults, memory bandwidth shared with
-    // other processes) and would set a floor that hides every other difference; bcrypt's 4 KiB state read ±5 %.
+    // The A/A control: native bcrypt's defaults again, as its own entry. Not a memory-hard hasher: a call
+    // touching MiBs varies from round to round with page faults and memory bandwidth shared with other
+    // processes, a floor that would hide every other difference; bcrypt's state is 4 KiB.
     const natives = entries.filter((e) => e.group === 'defaults' && nativeOf(e) === e)
     const controlBase = natives.find((e) => e.hasher.info.algorithm === 'bcrypt') ?? natives[0]
     if (controlBase) entries.push({ ...controlBase, control: true })
@@ -145,7 +145,7 @@ export const hashSuite: Suite = {
       ctx.budget.hashRounds,
       ctx.seed,
       async (entry, round): Promise<Round> => {
-        ctx.progress.step(`round ${round + 1} · ${entry.candidate.label} (${describeParams(entry.hasher)})`)
+        ctx.progress.step(`round ${round + 1} · ${entry.hasher.info.displayName} (${describeParams(entry.hasher)})`)
         const calls = (e: Entry) => {
           const stored = encoded.get(keyOf(e)) as string
           return {

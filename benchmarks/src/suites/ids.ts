@@ -59,7 +59,7 @@ export const idsSuite: Suite = {
       (candidate, round) => {
         progress.step(`round ${round + 1} · ${candidate.label}`)
         // The first round's process also measures the retained heap, after its timing: a small heap of
-        // its own collects in milliseconds, where this process's took seconds per candidate.
+        // its own collects in milliseconds, where this process's large one takes seconds per candidate.
         const heap =
           round === 0 && !candidate.id.endsWith(CONTROL_SUFFIX)
             ? {

@@ -103,8 +103,8 @@ export const lagSuite: Suite = {
     ctx.progress.plan(plans.length * ctx.budget.lagRounds)
     // The share of the hashing time in which the 1 ms timer still ran: about 1 for a hasher that leaves
     // the loop free, about 1 ÷ (ms per hash) for one that holds it. A steadier figure to compare than the
-    // max delay, which for two free loops is a few ms of scheduling noise; 1 − event-loop utilization,
-    // tried instead, read 0 for a blocking hasher (no ratio) and spread 18–40 % between free ones.
+    // max delay, which for two free loops is a few ms of scheduling noise; 1 − event-loop utilization
+    // is 0 for every blocking hasher, so it gives no ratio.
     const loopFree = (rounds: LagRounds) =>
       rounds.map((r) => (r ? (r.ticksPerHash * TICK_MS) / r.msPerHash : undefined))
     type Plan = (typeof plans)[number]

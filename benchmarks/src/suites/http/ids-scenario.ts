@@ -59,8 +59,8 @@ type RoundRates = ReadonlyMap<IdCandidate, readonly (number | undefined)[]>
  * ids-in-framework: GET / without a cookie, so every request generates an ID and stores a session.
  * Every round starts one fresh server on the servers' core that holds every candidate's generator and
  * lets the request pick one by a header (a process per round: the interval resamples processes; the
- * store starts empty each round, since a store grown over earlier rounds, through its GC presumably,
- * made the biggest difference between rounds of a reused server: 21–38 k req/s). The server is warmed
+ * store starts empty each round, since the size of a store grown over the rounds of a reused server,
+ * through its GC, moves its rate more than any generator does). The server is warmed
  * until its rate stops rising, then the round runs `windows` cycles of one short window per candidate,
  * in a fresh order each cycle, on kept-alive connections: a ratio compares windows of the same cycle,
  * a second or so apart, so the machine's speed and the store's size at that moment are in both. A
