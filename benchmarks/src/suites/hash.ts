@@ -145,7 +145,9 @@ export const hashSuite: Suite = {
       ctx.budget.hashRounds,
       ctx.seed,
       async (entry, round): Promise<Round> => {
-        ctx.progress.step(`round ${round + 1} · ${entry.hasher.info.displayName} (${describeParams(entry.hasher)})`)
+        ctx.progress.step(
+          `round ${round + 1} · ${entry.hasher.info.displayName} (${describeParams(entry.hasher)})`,
+        )
         const calls = (e: Entry) => {
           const stored = encoded.get(keyOf(e)) as string
           return {
