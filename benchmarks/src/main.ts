@@ -131,9 +131,7 @@ export function rttOption(value: string | undefined, suites: readonly Suite[]): 
 
 /** The measuring tools as this package resolves them (the root node_modules may hold other versions). */
 function toolVersions(): Record<string, string> {
-  return Object.fromEntries(
-    ['tinybench', 'autocannon'].map((tool) => [tool, installedVersion(PACKAGE_DIR, tool)]),
-  )
+  return Object.fromEntries(['autocannon'].map((tool) => [tool, installedVersion(PACKAGE_DIR, tool)]))
 }
 
 /** `compare a.json b.json`, or several files per side: `compare a1.json a2.json vs b1.json b2.json`. */

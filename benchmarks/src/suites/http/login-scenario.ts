@@ -54,13 +54,12 @@ export async function loginEntries(
       if (!hasher) continue
       // The framework is not used when timing; the process builds the same hasher the servers will.
       const spec = { framework: 'fastify', generator, hasher: candidate.id, setting: setting.label } as const
-      // At least 5 samples and 400 ms: hash-wasm's argon2id alternates 37 and 47 ms verifies, and 3 samples
-      // read it anywhere from 41 to 53 ms, so servers "beat" their limit by up to 25 %.
+      // At least 5 calls and 400 ms: a hasher whose verifies alternate between two durations needs
+      // several of each in the mean, or servers "beat" their limit.
       const singleMs = await timeVerifyInProcess(spec, placement.serverCpu, {
-        timeMs: 400,
-        minSamples: 5,
-        warmupMs: 0,
-        warmupSamples: budget.warmupLogins,
+        warmups: budget.warmupLogins,
+        minMs: 400,
+        minCalls: 5,
       })
       const perSec = (placement.serverCores * 1000) / singleMs
       const logins = Math.max(4, Math.round(perSec * budget.loginSec))
