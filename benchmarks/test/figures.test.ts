@@ -75,7 +75,12 @@ describe('generation', () => {
     const headings = readFileSync(join(ROOT, 'benchmarks', 'README.md'), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('#'))
-      .map((line) => line.replace(/^#+\s*/, '').toLowerCase().replace(/\s+/g, '-'))
+      .map((line) =>
+        line
+          .replace(/^#+\s*/, '')
+          .toLowerCase()
+          .replace(/\s+/g, '-'),
+      )
     expect(headings).toContain('latest-figures')
     expect(text).toContain('(../../benchmarks/results/run.json)')
     const rows = text.split('\n').filter((l) => l.startsWith('| ids'))
