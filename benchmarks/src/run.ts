@@ -96,7 +96,12 @@ export function withheldIfDisagreeing(rows: readonly Row[]): Row[] {
   return rows.map((row) =>
     row.flags.includes(CONTROL_FLAG)
       ? row
-      : { ...row, ratios: row.ratios.map((q) => summarizeRatio(q.baseline, q.rounds, why)) },
+      : {
+          ...row,
+          ratios: row.ratios.map((q) =>
+            summarizeRatio({ label: q.baseline, against: q.against }, q.rounds, why),
+          ),
+        },
   )
 }
 

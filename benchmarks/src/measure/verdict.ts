@@ -174,19 +174,22 @@ export function leanOf(q: Pick<Ratio, 'value' | 'margin'>): 'better' | 'worse' |
  * `compare`. `margin` (percent) is given only for a claim judged at a margin of its own.
  */
 export function summarizeRatio(
-  baseline: string,
+  to: string | { readonly label: string; readonly against?: string },
   rounds: readonly number[],
   withheld?: string,
   margin?: number,
 ): Ratio {
+  const baseline = typeof to === 'string' ? to : to.label
+  const against = typeof to !== 'string' && to.against !== undefined ? { against: to.against } : {}
   const clean = rounds.filter((r) => r > 0 && Number.isFinite(r))
   const own = margin !== undefined && margin !== MIN_EFFECT_PCT ? { margin } : {}
   if (clean.length === 0)
-    return { baseline, value: 0, low: 0, high: 0, rounds: [], verdict: 'undecided', ...own }
+    return { baseline, ...against, value: 0, low: 0, high: 0, rounds: [], verdict: 'undecided', ...own }
   const interval = ratioInterval(clean)
   const verdict = withheld ? 'undecided' : judge(interval, clean.length, margin)
   return {
     baseline,
+    ...against,
     value: median(clean),
     ...interval,
     rounds: [...clean],
@@ -198,7 +201,7 @@ export function summarizeRatio(
 
 /** A ratio re-judged by the current rule from its own rounds: how results files of any age are read. */
 export function rejudge(q: Ratio): Ratio {
-  return summarizeRatio(q.baseline, q.rounds, q.withheld, q.margin)
+  return summarizeRatio({ label: q.baseline, against: q.against }, q.rounds, q.withheld, q.margin)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
+import { againstOf, keyOf, matches, type RowKey } from '../keys.js'
 import { rejudge, VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
@@ -67,7 +68,8 @@ function readmeGroups(suite: SuiteRecord, held: ReadonlyMap<Row, HeldRow>): [str
     group,
     rows.map((r) => held.get(r) as HeldRow),
   ])
-  if (suite.name === 'hash') return groups.filter(([g]) => g.startsWith('defaults'))
+  if (suite.name === 'hash')
+    return groups.filter(([, rows]) => rows.every((h) => keyOf(h.row).setting === 'defaults'))
   if (suite.name === 'concurrency') return []
   return groups
 }
@@ -197,7 +199,7 @@ export function candidateFigures(
  * against the part's ceiling when it names one, and at the part's own margin when it has one.
  */
 function focused(row: Row, part: ClaimPart): Row | undefined {
-  const found = part.ratio ? row.ratios.find((q) => part.ratio?.(q.baseline)) : row.ratios[0]
+  const found = part.ratio ? row.ratios.find((q) => part.ratio?.(q)) : row.ratios[0]
   const ceiling = part.ceiling === undefined ? 1 : row.details[part.ceiling]
   if (!found || typeof ceiling !== 'number' || !(ceiling > 0)) return undefined
   const scaled =
@@ -256,10 +258,7 @@ export function defaultsFigures(
   toRoot: string,
 ): string {
   const held = heldRows(runs)
-  const find = (suite: string, group: string | undefined, candidate: string) =>
-    held.find(
-      (h) => h.row.suite === suite && (!group || h.row.group === group) && h.row.candidate === candidate,
-    )
+  const find = (want: Partial<RowKey>) => held.find((h) => matches(h.row, want))
   const cell = (h: HeldRow | undefined, pick: (row: Row) => Ratio | undefined) => {
     const view = (row: Row): Row | undefined => {
       const q = pick(row)
@@ -270,15 +269,18 @@ export function defaultsFigures(
     const { ratio, verdict } = heldRatio({ row, runs: h.runs.flatMap((r) => view(r) ?? []), of: h.of })
     return `${ratio} ${verdict}`
   }
-  const best = find('ids', 'IDs/s', BEST_ID)
+  const ids = { suite: 'ids', operation: 'generate', runtime: undefined }
+  const best = find({ ...ids, candidate: BEST_ID })
   const cells = FRAMEWORK_DEFAULTS.map((f) => {
-    const own = find('ids', 'IDs/s', f.id)
+    const own = find({ ...ids, candidate: f.id })
     const idCell = cell(best, (row) => {
-      const q = row.ratios.find((r) => r.baseline === own?.row.label)
+      const q = row.ratios.find((r) => againstOf(r) === f.id)
       return q && inverted(q, best?.row.label ?? BEST_ID)
     })
-    const hash = f.hasher && find('hash', f.hasher.group, f.hasher.candidate)
-    const lag = f.hasher && find('lag', undefined, f.hasher.candidate)
+    const hash =
+      f.hasher &&
+      find({ suite: 'hash', setting: f.hasher.setting, operation: 'hash', candidate: f.hasher.candidate })
+    const lag = f.hasher && find({ suite: 'lag', candidate: f.hasher.candidate })
     return [
       f.framework,
       own?.row.label ?? f.id,

@@ -140,10 +140,10 @@ export const concurrencySuite: Suite = {
     const speedUpAt = (rounds: readonly (Round | undefined)[], k: number) =>
       rounds.flatMap((r) => (r?.speedUp.has(k) ? [r.speedUp.get(k) as number] : []))
     const ratioAt = (rounds: readonly (Round | undefined)[], k: number): Ratio =>
-      summarizeRatio(ONE_ALONE, speedUpAt(rounds, k))
+      summarizeRatio({ label: ONE_ALONE, against: 'K=1' }, speedUpAt(rounds, k))
     const controlOf = (rounds: readonly (Round | undefined)[]) =>
       summarizeRatio(
-        'the first single hash of each sequence',
+        { label: 'the first single hash of each sequence', against: 'K=1:first' },
         rounds.flatMap((r) => (r?.control !== undefined ? [r.control] : [])),
       )
     // The event loop on one core, the pools (started by the warm-ups above) on every core.
@@ -189,6 +189,7 @@ export const concurrencySuite: Suite = {
         )
         rows.push({
           group: 'K=1 again (A/A control)',
+          key: { setting: 'K=1', operation: 'hash' },
           candidate: plan.id,
           label: plan.label,
           value: median(again),
@@ -206,6 +207,7 @@ export const concurrencySuite: Suite = {
         const limit = Math.min(k, ctx.cores)
         rows.push({
           group: `K=${k}`,
+          key: { setting: `K=${k}`, operation: 'hash' },
           candidate: plan.id,
           label: plan.label,
           value: median(perSecond),

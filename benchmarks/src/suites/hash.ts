@@ -1,6 +1,7 @@
 import { findAlgorithm, type PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
+import { settingKey } from '../keys.js'
 import { configurationKey, recordCallMs } from '../measure/call-cost.js'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
@@ -10,6 +11,8 @@ import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
   readonly group: string
+  /** The setting as data (src/keys.ts): `defaults` or the algorithm at its parameters. */
+  readonly setting: string
   readonly candidate: HashCandidate
   readonly hasher: PasswordHasher
   /** The A/A control: the same configuration as `candidate`'s native entry, measured as a separate one. */
@@ -31,7 +34,7 @@ function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: str
   const entries: Entry[] = []
   for (const candidate of hashers) {
     try {
-      entries.push({ group: 'defaults', candidate, hasher: candidate.create() })
+      entries.push({ group: 'defaults', setting: 'defaults', candidate, hasher: candidate.create() })
     } catch (error) {
       notes.push(`${candidate.id}: its defaults cannot be built (${(error as Error).message})`)
     }
@@ -39,7 +42,13 @@ function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: str
   for (const setting of costSettings().filter((s) => budget.allSettings || s.quick)) {
     for (const candidate of hashers) {
       const hasher = instantiate(candidate, setting)
-      if (hasher) entries.push({ group: setting.label, candidate, hasher })
+      if (hasher)
+        entries.push({
+          group: setting.label,
+          setting: settingKey(setting.family, setting.options),
+          candidate,
+          hasher,
+        })
     }
   }
   return entries
@@ -210,7 +219,12 @@ export const hashSuite: Suite = {
         const clean = cpu.filter((v): v is number => v !== undefined)
         const native = nativeOf(entry)
         const ratios: Ratio[] = native
-          ? [summarizeRatio(native.hasher.info.displayName, vsNativeOf(entry, op))]
+          ? [
+              summarizeRatio(
+                { label: native.hasher.info.displayName, against: native.candidate.id },
+                vsNativeOf(entry, op),
+              ),
+            ]
           : []
         const flags: string[] = []
         if (native === entry) flags.push('baseline')
@@ -223,6 +237,7 @@ export const hashSuite: Suite = {
         const wall = roundsOf(entry).flatMap((r) => (r?.[op] ? [r[op].wallMs] : []))
         rows.push({
           group: `${entry.group} · ${op}`,
+          key: { setting: entry.setting, operation: op },
           candidate: entry.control ? `${entry.candidate.id} (A/A)` : entry.candidate.id,
           // The instance's own name: a multi-algorithm package labels each configuration differently.
           label: entry.control

@@ -48,7 +48,10 @@ export const idsSuite: Suite = {
         const base = list.find((c) => c.id === id)
         if (!base || base === candidate) return []
         return [
-          summarizeRatio(base.label, perRoundRatios(values, relativeSpeed(results.get(base) ?? []), true)),
+          summarizeRatio(
+            { label: base.label, against: base.id },
+            perRoundRatios(values, relativeSpeed(results.get(base) ?? []), true),
+          ),
         ]
       })
     }
@@ -115,6 +118,7 @@ export const idsSuite: Suite = {
       if (failure !== undefined) flags.push(`failed: ${failure}`)
       return {
         group: 'IDs/s',
+        key: { setting: 'defaults', operation: 'generate' },
         candidate: candidate.id,
         label: candidate.label,
         value: median(clean),

@@ -126,7 +126,7 @@ export const lagSuite: Suite = {
     const ratiosOf = (plan: Plan, results: ReadonlyMap<Plan, LagRounds>) =>
       baselinesOf(plan).map((base) => ({
         ratio: summarizeRatio(
-          base.candidate.label,
+          { label: base.candidate.label, against: base.candidate.id },
           perRoundRatios(loopFree(results.get(plan) ?? []), loopFree(results.get(base) ?? []), true),
         ),
         partners: [base],
@@ -158,6 +158,7 @@ export const lagSuite: Suite = {
       const clean = maxDelays(rounds).filter((v): v is number => v !== undefined)
       rows.push({
         group: 'event-loop delay while hashing',
+        key: { setting: 'defaults', operation: 'hash' },
         candidate: plan.candidate.id,
         label: plan.candidate.label,
         value: median(clean),

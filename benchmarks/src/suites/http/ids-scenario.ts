@@ -108,7 +108,7 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
         const ratio = cycleRatio(r?.get(candidate) ?? [], r?.get(base) ?? [])
         return ratio === undefined ? [] : [ratio]
       })
-      return [summarizeRatio(base.label, perRound)]
+      return [summarizeRatio({ label: base.label, against: base.id }, perRound)]
     })
   const ROUND = 'round'
   const measured = await runRounds(
@@ -141,9 +141,10 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
     })
     const summary = summarizeRounds(samples)
     const ratios = ratiosIn(rounds, candidate)
-    const ceiling = ratios.find((q) => q.baseline === scenario.ids.find((c) => c.id === CEILING)?.label)
+    const ceiling = ratios.find((q) => q.against === CEILING)
     return {
       group: `ids-in-framework · ${framework}`,
+      key: { setting: framework, operation: 'request' },
       candidate: candidate.id,
       label: candidate.label,
       value: finite(summary.median),

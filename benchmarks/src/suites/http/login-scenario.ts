@@ -1,5 +1,6 @@
 import type { Framework } from '@authlab/servers'
 import { BENCH_PASSWORD, type CostSetting, costSettings, instantiate } from '../../discover/settings.js'
+import { loginSetting, settingKey } from '../../keys.js'
 import type { HttpBudget } from '../../measure/budget.js'
 import { processCpuMs } from '../../measure/process-cpu.js'
 import { shuffledRounds } from '../../measure/rounds.js'
@@ -165,14 +166,22 @@ export async function loginScenario(
         : ((limit.perSec * limit.singleMs) / withOwnWork) *
           Math.max(0, 1 - own.probeShare / placement.serverCores)
     const ratio = summarizeRatio(
-      withOwnWork === undefined
-        ? 'cores ÷ single-hash time'
-        : "cores less the health checks' share ÷ (single-hash time + the server's own work)",
+      {
+        label:
+          withOwnWork === undefined
+            ? 'cores ÷ single-hash time'
+            : "cores less the health checks' share ÷ (single-hash time + the server's own work)",
+        against: 'limit',
+      },
       (samples.get(e) ?? []).flatMap((s) => (s.failures === 0 ? [s.value / perSec] : [])),
     )
     const cpu = median(cpuPerLogin.get(e) ?? [])
     return {
       group: `login · ${framework} · ${e.setting.label}`,
+      key: {
+        setting: loginSetting(framework, settingKey(e.setting.family, e.setting.options)),
+        operation: 'login',
+      },
       candidate: e.candidate.id,
       label: e.label,
       value: finite(summary.median),
