@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { againstOf, keyOf, matches, type RowKey } from '../keys.js'
-import { rejudge, VERDICT_RULE } from '../measure/verdict.js'
+import { rejudge } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
 import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
@@ -10,6 +10,7 @@ import { groupRows } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
+import { VERDICT_RULE } from './words.js'
 
 /**
  * A README's figures live between these markers, which name the results files they come from (relative

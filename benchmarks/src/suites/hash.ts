@@ -6,7 +6,8 @@ import { configurationKey, recordCallMs } from '../measure/call-cost.js'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {

@@ -1,7 +1,8 @@
 import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
 import { roundsBeforeInterlude, runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import type { IdCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 import { type IdRound, measureIdsInChild } from './ids-measure.js'
 

@@ -5,7 +5,8 @@ import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
 import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
-import { perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { perRoundRatios, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import type { Budget, HashCandidate, Suite, SuiteRow } from '../types.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
