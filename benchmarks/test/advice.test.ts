@@ -6,7 +6,9 @@ import { adviceRows, PORTABLE_HASHERS } from '../src/report/advice.js'
 import { tradeOffCharts } from '../src/report/advice-chart-files.js'
 import { costsText } from '../src/report/advice-costs.js'
 import { guessesPerLoginCost, settingCosts } from '../src/report/advice-data.js'
+import { adviceTerminal } from '../src/report/advice-report.js'
 import { figureBlocks } from '../src/report/figures.js'
+import { renderRunHtml } from '../src/report/html-run.js'
 import { type ResultsFile, readResults } from '../src/results/results.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -92,4 +94,28 @@ test('the portable hashers are the packages that claim both browsers', () => {
     )
     expect(pkg.authlab.runtimes).toEqual(expect.arrayContaining(['chromium', 'firefox']))
   }
+})
+
+describe('the terminal and the HTML report of a run lead with the same advice', () => {
+  const latest = runs.find((r) => r.run.suites.includes('hash')) as ResultsFile
+
+  test('the terminal prints the rows the run answers and every setting’s costs', () => {
+    const text = adviceTerminal(latest)
+    expect(text).toMatch(/^\nWhich to use, from this run/)
+    for (const row of adviceRows([latest]).filter((r) => !r.why.startsWith('not measured')))
+      expect(text).toContain(`${row.need}: ${row.use}`)
+    expect(text).toMatch(/What each hasher setting costs:\n {2}hasher/)
+  })
+
+  test('the HTML report opens with the advice table and the trade-off chart', async () => {
+    const html = await renderRunHtml(latest)
+    const advice = html.indexOf('Which to use, from this run')
+    expect(advice).toBeGreaterThan(0)
+    expect(html.indexOf('advice-trade-off')).toBeGreaterThan(advice)
+    expect(html.match(/<h2>([^<]*)<\/h2>/)?.[1]).toBe('Which to use, from this run')
+  })
+
+  test('a run of no hash or id suite prints no advice', () => {
+    expect(adviceTerminal({ ...latest, suites: [] })).toBe('')
+  })
 })
