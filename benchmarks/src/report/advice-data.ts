@@ -1,4 +1,5 @@
 import { type AttackerEstimate, attackerEstimate, parseAttackedSetting } from '@authlab/core'
+import { keyOf, keyText } from '../keys.js'
 import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { ResultsFile } from '../results/results.js'
 import type { Row } from '../types.js'
@@ -10,8 +11,6 @@ export interface PooledRow {
   readonly runs: number
 }
 
-const keyOf = (row: Row) => `${row.suite}\u0000${row.group}\u0000${row.candidate}`
-
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
@@ -21,7 +20,7 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * Every row of the runs, pooled by (suite, group, candidate): runs of different suites (a default-suites
+ * Every row of the runs, pooled by key (suite, setting, operation, candidate): runs of different suites (a default-suites
  * run and an http run) each give their own rows, consecutive runs of the same suites their median.
  */
 export function pooledRows(runs: readonly ResultsFile[]): PooledRow[] {
@@ -30,7 +29,7 @@ export function pooledRows(runs: readonly ResultsFile[]): PooledRow[] {
     for (const suite of run.suites)
       for (const row of suite.rows) {
         if (row.flags.includes(CONTROL_FLAG) || row.candidate.endsWith('(A/A)')) continue
-        byKey.set(keyOf(row), [...(byKey.get(keyOf(row)) ?? []), row])
+        byKey.set(keyText(row), [...(byKey.get(keyText(row)) ?? []), row])
       }
   return [...byKey.values()].map((rows) => ({
     row: rows.at(-1) as Row,
@@ -64,10 +63,11 @@ export function settingCosts(runs: readonly ResultsFile[]): SettingCost[] {
   for (const p of pooled) {
     const { row } = p
     if (row.suite !== 'hash' || typeof row.details.params !== 'string') continue
-    if (!/ · (hash|verify)$/.test(row.group)) continue
+    const { operation } = keyOf(row)
+    if (operation !== 'hash' && operation !== 'verify') continue
     const key = `${row.candidate}\u0000${row.details.params}`
     const had = chosen.get(key)
-    if (!had || (row.group.endsWith('· verify') && !had.row.group.endsWith('· verify'))) chosen.set(key, p)
+    if (!had || (operation === 'verify' && keyOf(had.row).operation !== 'verify')) chosen.set(key, p)
   }
   return [...chosen.values()].map(({ row, median: ms }) => {
     const params = row.details.params as string
@@ -79,7 +79,7 @@ export function settingCosts(runs: readonly ResultsFile[]): SettingCost[] {
       params,
       runsOn: String(row.details['runs on'] ?? ''),
       cpuMsPerLogin: ms,
-      measured: row.group.endsWith('· verify') ? 'verify' : 'hash',
+      measured: keyOf(row).operation === 'verify' ? 'verify' : 'hash',
       loginsPerSecondPerCore: 1000 / ms,
       ...(stall ? { stallMs: stall.median } : {}),
       ...(setting ? { attacker: attackerEstimate(setting) } : {}),

@@ -1,5 +1,5 @@
 import { formatGuessRate } from '@authlab/core'
-import { formatMagnitude, verdictText } from '../measure/verdict.js'
+import { againstOf, matches } from '../keys.js'
 import type { ResultsFile } from '../results/results.js'
 import type { Ratio } from '../types.js'
 import {
@@ -10,6 +10,7 @@ import {
   settingCosts,
 } from './advice-data.js'
 import { formatNumber } from './format.js'
+import { formatMagnitude, verdictText } from './words.js'
 
 /**
  * The hash packages that claim both browsers (`authlab.runtimes` in their package.json): what runs at
@@ -47,17 +48,9 @@ class Evidence {
     this.rows = pooledRows(runs)
     this.costs = settingCosts(runs)
   }
-  find(suite: string | RegExp, group: string, candidate: string): PooledRow | undefined {
-    return this.rows.find(
-      (p) =>
-        (typeof suite === 'string' ? p.row.suite === suite : suite.test(p.row.suite)) &&
-        p.row.group === group &&
-        p.row.candidate === candidate,
-    )
-  }
   /** CPU ns of one ID from the ids suite. */
   nsPerId(candidate: string): number | undefined {
-    const v = this.find('ids', 'IDs/s', candidate)?.row.details['ns/ID (CPU)']
+    const v = this.rows.find((p) => matches(p.row, { suite: 'ids', candidate }))?.row.details['ns/ID (CPU)']
     return typeof v === 'number' ? v : undefined
   }
   /**
@@ -65,10 +58,10 @@ class Evidence {
    * to the framework's default, and the default's own req/s (one server on its core).
    */
   inFramework(framework: 'express' | 'fastify', defaultId: string): { q: Ratio; reqs: number } | undefined {
-    const group = `ids-in-framework · ${framework}`
-    const base = this.find(/^(http|ids-in-fastify)$/, group, defaultId)
-    const best = this.find(/^(http|ids-in-fastify)$/, group, BEST_ID)
-    const q = best?.row.ratios.find((r) => r.baseline === base?.row.label)
+    const at = (candidate: string) =>
+      this.rows.find((p) => matches(p.row, { setting: framework, operation: 'request', candidate }))
+    const base = at(defaultId)
+    const q = at(BEST_ID)?.row.ratios.find((r) => againstOf(r) === defaultId)
     return q && base ? { q, reqs: base.median } : undefined
   }
   cost(candidate: string, params: string | RegExp): SettingCost | undefined {
