@@ -1,6 +1,14 @@
 export { type CellOptions, checkCell, LOGIN } from './cell.js'
 export { CheckFailure, type Outcome } from './check.js'
-export { clusterHealthy, clusterNodes, clusterProblem, ensureCluster, nodePid } from './cluster/control.js'
+export {
+  clusterHealthy,
+  clusterNodes,
+  clusterProblem,
+  ensureCluster,
+  masterPortOfKey,
+  nodePid,
+  replicasOnline,
+} from './cluster/control.js'
 export {
   CLUSTER_FAULTS,
   CLUSTER_PATTERNS,

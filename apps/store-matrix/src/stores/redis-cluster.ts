@@ -6,8 +6,10 @@ import { REDIS_CLUSTER, REDIS_CLUSTER_PORTS } from '../services.js'
 import type { OpenOptions, OpenStore, StoreBackend } from './backend.js'
 import { CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS, reconnectDelayMs, withDeadline } from './timeouts.js'
 
-/** The commands connect-redis 9 sends per request, plus WAIT for the durability option. */
+/** The commands connect-redis 11 sends per request, plus WAIT for the durability option. */
 const SESSION_COMMANDS = new Set<PropertyKey>(['get', 'set', 'expire', 'del', 'mGet', 'sendCommand'])
+/** The ones that write, and WAIT (sent only by `waitForReplicas`): with `wait`, on their own client. */
+const WRITE_COMMANDS = new Set<PropertyKey>(['set', 'expire', 'del', 'sendCommand'])
 
 export interface ClusterOpenOptions extends OpenOptions {
   /**
@@ -55,10 +57,10 @@ async function waitForReplicas(
 }
 
 /**
- * connect-redis 9 on a cluster: it already scans every master for `ids`/`length` (connect-redis
- * `scanIterator`), but `all` sends one MGET and `clear` one DEL over keys of every slot, which a
- * cluster refuses (CROSSSLOT, Redis Cluster specification "Keys distribution model"). Here both go key
- * by key, each to its own slot's master.
+ * connect-redis 11 on a cluster, with `WAIT` after every write when asked. connect-redis scans every
+ * master for `ids`/`length`/`all`/`clear` (connect-redis `scanIterator`), and node-redis 6 splits its
+ * multi-key MGET and DEL by slot (@redis/client cluster `multi-shard-splitter`), so a cluster accepts
+ * them (CROSSSLOT otherwise: Redis Cluster specification, "Keys distribution model").
  */
 export class ClusterRedisStore extends RedisStore {
   readonly #wait: ClusterOpenOptions['wait']
@@ -81,12 +83,6 @@ export class ClusterRedisStore extends RedisStore {
     }
   }
 
-  /** Every key of this store's prefix, found by connect-redis' own scan of every master (`ids`). */
-  async #allKeys(): Promise<string[]> {
-    const ids = (await this.ids()) as string[]
-    return ids.map((id) => this.prefix + id)
-  }
-
   /** A logout is a write too: without WAIT a failover can undo the DEL and bring the session back. */
   override async destroy(sid: string, callback?: (error?: unknown) => void) {
     const wait = this.#wait
@@ -94,36 +90,6 @@ export class ClusterRedisStore extends RedisStore {
     try {
       await super.destroy(sid)
       await waitForReplicas(this.client as RedisClusterType, this.prefix + sid, wait)
-      callback?.()
-    } catch (error) {
-      if (callback === undefined) throw error
-      callback(error)
-    }
-  }
-
-  override async all(callback?: (error: unknown, sessions?: SessionData[] | null) => void) {
-    try {
-      const keys = await this.#allKeys()
-      const raw = await Promise.all(keys.map((key) => this.client.get(key)))
-      const sessions: SessionData[] = []
-      raw.forEach((value, index) => {
-        if (!value) return
-        const session = this.serializer.parse(value) as SessionData & { id?: string }
-        session.id = (keys[index] as string).slice(this.prefix.length)
-        sessions.push(session)
-      })
-      callback?.(null, sessions)
-      return sessions
-    } catch (error) {
-      if (callback === undefined) throw error
-      callback(error, null)
-    }
-  }
-
-  override async clear(callback?: (error?: unknown) => void) {
-    try {
-      const keys = await this.#allKeys()
-      await Promise.all(keys.map((key) => this.client.del(key)))
       callback?.()
     } catch (error) {
       if (callback === undefined) throw error
@@ -190,16 +156,24 @@ function refreshingCluster(options: RedisClusterOptions, onError: (error: unknow
   }
 }
 
-/** The client connect-redis sees: the current cluster client, with a deadline on every session command. */
-function sessionClient(holder: ReturnType<typeof refreshingCluster>, refreshOnFailure: boolean) {
-  const onMiss = refreshOnFailure ? holder.refresh : () => {}
+type ClusterHolder = ReturnType<typeof refreshingCluster>
+
+/**
+ * The client connect-redis sees: the current cluster client, with a deadline on every session command.
+ * Writes and their WAIT go to `writes`, everything else to `reads`: Redis blocks the connection a WAIT
+ * is sent on until it returns (Redis docs, WAIT), and node-redis sends every command for a master on one
+ * connection, so with a single client a read would queue behind every WAIT of its master.
+ */
+function sessionClient(reads: ClusterHolder, writes: ClusterHolder, refreshOnFailure: boolean) {
   return new Proxy({} as RedisClusterType, {
-    has: (_, property) => property in holder.state.current,
+    has: (_, property) => property in reads.state.current,
     get(_, property) {
+      const holder = WRITE_COMMANDS.has(property) ? writes : reads
       const target = holder.state.current
       const value = Reflect.get(target, property, target)
       if (typeof value !== 'function') return value
       if (!SESSION_COMMANDS.has(property)) return value.bind(target)
+      const onMiss = refreshOnFailure ? holder.refresh : () => {}
       return (...args: unknown[]) =>
         withDeadline(Promise.resolve(value.apply(target, args)), OPERATION_TIMEOUT_MS, onMiss)
     },
@@ -223,7 +197,7 @@ export interface OpenedCluster extends OpenStore {
   refreshes(): number
 }
 
-/** Opens a namespace of connect-redis 9 on the Redis Cluster; `options` beyond OpenOptions as ClusterOpenOptions. */
+/** Opens a namespace of connect-redis 11 on the Redis Cluster; `options` beyond OpenOptions as ClusterOpenOptions. */
 export async function openClusterStore(
   scope: string,
   options: ClusterOpenOptions = {},
@@ -243,36 +217,38 @@ export async function openClusterStore(
   const onError = (error: unknown) => {
     onConnectionError?.(error)
     // A node whose connection fails may have been failed over: read the slot map again.
-    if (refreshOnFailure && holder.state.current !== undefined) holder.refresh()
+    if (!refreshOnFailure) return
+    for (const holder of holders) if (holder.state.current !== undefined) holder.refresh()
   }
-  const holder = refreshingCluster(
-    {
-      rootNodes: REDIS_CLUSTER_PORTS.map((port) => ({ url: `redis://127.0.0.1:${port}` })),
-      defaults: { socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelayMs } },
-      ...(nodeAddressMap ? { nodeAddressMap: { ...nodeAddressMap } } : {}),
-    },
-    onError,
-  )
-  await holder.connect()
+  const clusterOptions: RedisClusterOptions = {
+    rootNodes: REDIS_CLUSTER_PORTS.map((port) => ({ url: `redis://127.0.0.1:${port}` })),
+    defaults: { socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelayMs } },
+    ...(nodeAddressMap ? { nodeAddressMap: { ...nodeAddressMap } } : {}),
+  }
+  const reads = refreshingCluster(clusterOptions, onError)
+  // With WAIT, a second client: a connection per master for writes and their WAIT only (sessionClient).
+  const writes = wait === undefined ? reads : refreshingCluster(clusterOptions, onError)
+  const holders = wait === undefined ? [reads] : [reads, writes]
+  await Promise.all(holders.map((holder) => holder.connect()))
   const prefix = `authlab:${scope}:`
-  const client = sessionClient(holder, refreshOnFailure)
-  const keys = () => keysOnEveryMaster(holder.state.current, prefix)
+  const client = sessionClient(reads, writes, refreshOnFailure)
+  const keys = () => keysOnEveryMaster(reads.state.current, prefix)
   return {
     store: new ClusterRedisStore({ client, prefix }, wait),
     storedIds: async () => (await keys()).map((key) => key.slice(prefix.length)),
-    refreshes: () => holder.state.refreshes,
+    refreshes: () => holders.reduce((sum, holder) => sum + holder.state.refreshes, 0),
     close: async () => {
       const left = await keys()
-      await Promise.all(left.map((key) => holder.state.current.del(key)))
-      await holder.close()
+      await Promise.all(left.map((key) => reads.state.current.del(key)))
+      await Promise.all(holders.map((holder) => holder.close()))
     },
   }
 }
 
-/** connect-redis 9 over node-redis 5 `createCluster`: one key per session, spread over the cluster's slots. */
+/** connect-redis 11 over node-redis 6 `createCluster`: one key per session, spread over the cluster's slots. */
 export const redisClusterStore: StoreBackend = {
   name: 'redis-cluster',
-  label: 'connect-redis 9 + Redis Cluster',
+  label: 'connect-redis 11 + Redis Cluster',
   service: REDIS_CLUSTER,
   open: (scope, options) => openClusterStore(scope, options),
 }
