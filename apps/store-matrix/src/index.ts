@@ -10,8 +10,10 @@ export {
   replicasOnline,
 } from './cluster/control.js'
 export {
+  CLUSTER_CLIENTS,
   CLUSTER_FAULTS,
   CLUSTER_PATTERNS,
+  type ClusterClient,
   type ClusterFault,
   type ClusterFaultOptions,
   type ClusterFaultReport,

@@ -1,9 +1,9 @@
-import { InvalidOptionError } from '@authlab/core'
 import { RedisStore } from 'connect-redis'
 import type { SessionData } from 'express-session'
 import { createCluster, type RedisClusterOptions, type RedisClusterType } from 'redis'
 import { REDIS_CLUSTER, REDIS_CLUSTER_PORTS } from '../services.js'
 import type { OpenOptions, OpenStore, StoreBackend } from './backend.js'
+import { type ClusterWait, checkWait, requireReplicas } from './cluster-wait.js'
 import { CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS, reconnectDelayMs, withDeadline } from './timeouts.js'
 
 /** The commands connect-redis 11 sends per request, plus WAIT for the durability option. */
@@ -17,12 +17,8 @@ export interface ClusterOpenOptions extends OpenOptions {
    * master (node-redis `nodeAddressMap`).
    */
   readonly nodeAddressMap?: Readonly<Record<string, { host: string; port: number }>>
-  /**
-   * `WAIT <replicas> <timeoutMs>` after every session write and destroy: it is reported only once that many
-   * replicas hold it, and fails otherwise (Redis docs, WAIT: "the replication is asynchronous"; a master
-   * that dies before its replica copied a write loses it at failover).
-   */
-  readonly wait?: { readonly replicas: number; readonly timeoutMs: number }
+  /** `WAIT` after every session write and destroy (ClusterWait). */
+  readonly wait?: ClusterWait
   /**
    * Rebuild the slot map when a command misses its deadline or a node's connection fails (default
    * true). node-redis 5 re-reads the slot map only on a MOVED or ASK reply (@redis/client
@@ -50,10 +46,7 @@ async function waitForReplicas(
     String(wait.replicas),
     String(wait.timeoutMs),
   ])
-  if (Number(acknowledged) < wait.replicas)
-    throw new Error(
-      `WAIT: ${String(acknowledged)} of ${wait.replicas} replicas copied the write in ${wait.timeoutMs} ms`,
-    )
+  requireReplicas(acknowledged, wait)
 }
 
 /**
@@ -203,17 +196,7 @@ export async function openClusterStore(
   options: ClusterOpenOptions = {},
 ): Promise<OpenedCluster> {
   const { onConnectionError, nodeAddressMap, wait, refreshOnFailure = true } = options
-  if (
-    wait !== undefined &&
-    !(
-      Number.isSafeInteger(wait?.replicas) &&
-      wait.replicas >= 1 &&
-      Number.isSafeInteger(wait.timeoutMs) &&
-      wait.timeoutMs >= 1
-    )
-  )
-    // WAIT with a timeout of 0 blocks forever (Redis docs, WAIT), and 0 replicas waits for nothing.
-    throw new InvalidOptionError('wait must be { replicas, timeoutMs } with two positive integers')
+  checkWait(wait)
   const onError = (error: unknown) => {
     onConnectionError?.(error)
     // A node whose connection fails may have been failed over: read the slot map again.
