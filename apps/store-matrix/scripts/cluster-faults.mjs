@@ -7,7 +7,7 @@
 // Each part can run on its own (so a run fits a short CPU slot) and is kept in .last-run/cluster/parts/:
 //   node scripts/cluster-faults.mjs faults <client> <fault>[,<fault>…]   one client's rows for those faults
 //   node scripts/cluster-faults.mjs kept-down [<client>…]               the killed master kept down 10 s
-//   node scripts/cluster-faults.mjs extras                              WAIT cost, logout race
+//   node scripts/cluster-faults.mjs extras                              WAIT cost, reads during WAIT, logout race
 //   node scripts/cluster-faults.mjs merge                               parts → .last-run/cluster/cluster.json
 // Without arguments it runs every part, then merges. `npm run publish-results` copies cluster.json into
 // results/cluster/. Needs a build (npx turbo run build --filter=@authlab/benchmarks...) and redis-server 7
@@ -22,7 +22,9 @@ import {
   CLUSTER_PATTERNS,
   ensureCluster,
   openClusterStore,
+  openIoredisClusterStore,
   REDIS_CLUSTER_PORTS,
+  readDuringWait,
   runClusterFault,
   runCrossProcessRace,
   WAIT_TIMEOUT_MS,
@@ -116,6 +118,22 @@ async function waitCostPart() {
   await writePart('wait-cost', waitCost)
 }
 
+// A read while two writes to its master wait for a WAIT that runs to its timeout (1,500 ms), per client:
+// with writes and their WAIT on a client of their own, the read does not queue behind them.
+async function waitReadPart() {
+  const trials = 5
+  const waitReads = {}
+  for (const [name, open] of [
+    ['node-redis', openClusterStore],
+    ['ioredis', openIoredisClusterStore],
+  ]) {
+    waitReads[name] = []
+    for (let trial = 0; trial < trials; trial++) waitReads[name].push(await readDuringWait(open))
+  }
+  log(`reads during WAIT: ${JSON.stringify(waitReads)}`)
+  await writePart('wait-reads', waitReads)
+}
+
 async function racePart() {
   const races = [
     ...(await runCrossProcessRace({ hasherModule, guard: false })),
@@ -154,6 +172,7 @@ async function merge() {
     faults,
     waitCost: await read('wait-cost.json'),
     races: await read('races.json'),
+    waitReads: await read('wait-reads.json'),
     parts: runs,
   }
   await writeFile(join(folder, 'cluster.json'), `${JSON.stringify(results, null, 2)}\n`)
@@ -167,12 +186,14 @@ else if (command === 'kept-down')
   for (const name of args.length ? args : Object.keys(CLIENTS)) await keptDownPart(name)
 else if (command === 'extras') {
   await waitCostPart()
+  await waitReadPart()
   await racePart()
 } else if (command === 'merge') await merge()
 else if (command === undefined) {
   for (const name of Object.keys(CLIENTS)) await faultPart(name, CLUSTER_FAULTS)
   for (const name of Object.keys(CLIENTS)) await keptDownPart(name)
   await waitCostPart()
+  await waitReadPart()
   await racePart()
   await merge()
 } else throw new Error(`unknown command ${command}: faults, kept-down, extras, merge or none`)

@@ -26,6 +26,7 @@ export {
   type CrossProcessRaceReport,
   runCrossProcessRace,
 } from './cluster/logout.js'
+export { readDuringWait, type WaitReadReport } from './cluster/wait-read.js'
 export {
   FAULT_KINDS,
   type FaultCellOptions,
