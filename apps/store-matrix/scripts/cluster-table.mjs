@@ -106,6 +106,21 @@ export function measuredOn(results) {
   )
 }
 
+/** A read while writes wait on WAIT, per client (scripts/cluster-faults.mjs waitReadPart). */
+function waitReadLines(waitReads) {
+  if (waitReads === undefined) return []
+  const clients = Object.entries(waitReads).map(([client, trials]) => {
+    const answered = trials.filter((t) => t.readError === undefined && t.readBeforeWrites).length
+    const reads = trials.map((t) => t.readMs)
+    const writes = trials.map((t) => t.writesSettledMs)
+    return `${client} ${median(reads).toFixed(1)} ms (${range(reads, 1)}; ${answered} of ${trials.length} answered before the writes settled, ${median(writes).toFixed(0)} ms after they were sent)`
+  })
+  return [
+    '- A read of an existing session sent 100 ms after two writes to its master whose `WAIT 2 1500` cannot be satisfied',
+    `  (median of the trials, range in brackets): ${clients.join('; ')}.`,
+  ]
+}
+
 /** WAIT's price when healthy and the logout race across processes, as sentences. */
 export function otherFigures(results) {
   const { waitCost, races } = results
@@ -120,6 +135,7 @@ export function otherFigures(results) {
     `  p50 ${cost('p50Ms', 2)}, p99 ${cost('p99Ms', 1)}.`,
     `- Logout across the 4 processes: without the guard ${came(race('none', 'writes'))} (writes) and ${came(race('none', 'read-only'))} (read-only) sessions came back;`,
     `  with @authlab/session-logout-guard and its tombstones in the cluster, ${came(race('guarded', 'writes'))} and ${came(race('guarded', 'read-only'))}.`,
+    ...waitReadLines(results.waitReads),
   ].join('\n')
 }
 
