@@ -20,10 +20,12 @@ export interface ClusterOpenOptions extends OpenOptions {
   /** `WAIT` after every session write and destroy (ClusterWait). */
   readonly wait?: ClusterWait
   /**
-   * Rebuild the slot map when a command misses its deadline or a node's connection fails (default
-   * true). node-redis 5 re-reads the slot map only on a MOVED or ASK reply (@redis/client
-   * cluster/index.js `_execute`); a master that died sends neither, so without this the client keeps
-   * sending that master's slots to a dead address long after its replica took over.
+   * Rebuild the client (fresh connections and slot map) when a command misses its deadline or a node's
+   * connection fails (default true). node-redis 6 re-reads the slot map on a MOVED or ASK reply and 5 s
+   * into a node's reconnection attempts (@redis/client cluster/cluster-reconnection-tracker.js), but a
+   * connection that stops answering without closing (a black hole, a half-open connection) causes
+   * neither: it is never replaced, and commands for that master wait on it for ever (the partition rows
+   * of the README's cluster column).
    */
   readonly refreshOnFailure?: boolean
 }
