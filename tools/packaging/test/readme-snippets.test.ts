@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, test } from 'vitest'
 import { extractSnippets, readmeFiles, snippetFiles } from '../src/readme-snippets.mjs'
-import { snippetModule, snippetRun, snippetRuns } from '../src/snippet-runs.mjs'
+import { consumerReadmes, snippetModule, snippetRun, snippetRuns } from '../src/snippet-runs.mjs'
 import { publishablePackages, REPO_ROOT } from '../src/workspace.mjs'
 
 // What a user copies from a README must compile where they paste it: strict TypeScript, and
@@ -49,7 +49,21 @@ function diagnosticsByFile(files: Map<string, string>, options: ts.CompilerOptio
 const readmes = readmeFiles()
 const snippets = readmes.flatMap((readme) => extractSnippets(readme))
 const files = snippetFiles(snippets, join(REPO_ROOT, 'node_modules/.cache/authlab-readme-snippets'))
-const problems = diagnosticsByFile(new Map([...files].map(([file, { text }]) => [file, text])), STRICT)
+// The published packages' READMEs are checked in a program of their own, as in a user's project: a
+// declaration another workspace brings (apps/servers augments express-session's SessionData) must not
+// make their code compile.
+const published = new Set(consumerReadmes())
+const program = (keep: (readme: string) => boolean) =>
+  diagnosticsByFile(
+    new Map(
+      [...files].filter(([, { snippet }]) => keep(snippet.readme)).map(([file, { text }]) => [file, text]),
+    ),
+    STRICT,
+  )
+const problems = new Map([
+  ...program((readme) => published.has(readme)),
+  ...program((readme) => !published.has(readme)),
+])
 
 test('the READMEs hold code to check', () => {
   expect(snippets.length).toBeGreaterThan(20)
