@@ -6,7 +6,7 @@ import { filterCandidates, loadCandidates } from './discover/candidates.js'
 import { onMeasureCore, placementNote } from './measure/placement.js'
 import { CONTROL_FLAG, failedControl, summarizeRatio } from './measure/verdict.js'
 import { writeReports } from './report/files.js'
-import { renderTerminal, type TerminalOptions } from './report/terminal.js'
+import { renderFindings, renderRule, renderTerminal, type TerminalOptions } from './report/terminal.js'
 import { disagreementText } from './report/words.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
@@ -152,6 +152,7 @@ async function runSuite(
   const record = {
     name: suite.name,
     description: suite.description,
+    method: suite.method(options.budget),
     notes: why ? [...notes, `Verdicts withheld: ${why}.`] : notes,
     rows: stamped,
   }
@@ -212,6 +213,7 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
       options.stdout(renderTerminal(record, terminalOptions(options)))
     }
   } else {
+    options.stdout(renderRule(terminalOptions(options)))
     records.push(...(await runSuites(options, candidates)))
   }
   const run = {
@@ -223,6 +225,7 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     loadAverageAtEnd: loadAverage(),
   }
   const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
+  options.stdout(renderFindings(results, terminalOptions(options)))
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)
   const json = join(options.outDir, `${stem}.json`)

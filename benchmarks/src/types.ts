@@ -234,6 +234,11 @@ export interface Suite {
    * rounds, seconds apart, agreed within a few percent. Default: rounds back to back.
    */
   readonly spreadsRounds?: boolean
+  /**
+   * How the suite measures and what its ratios divide, written once: the Markdown and HTML reports show
+   * it in full, `--explain` prints it, the terminal points to it. The verdict rule is said once per run.
+   */
+  method(budget: Budget): string
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 
@@ -242,6 +247,6 @@ export type SuiteRow = Omit<Row, 'suite'>
 
 export interface SuiteResult {
   readonly rows: readonly SuiteRow[]
-  /** Context a reader needs, e.g. "UV_THREADPOOL_SIZE=4 (libuv default)". */
+  /** What this run found that a reader needs beside the method: a failure, a skipped configuration, a pin. */
   readonly notes: readonly string[]
 }

@@ -146,7 +146,7 @@ describe('compare exit codes and formats (for CI)', () => {
     expect(stdout).toMatch(/^before: 0123456 2026-01-02T03:04 quick · Synthetic CPU, 2 cores/m)
     expect(stdout).toMatch(/^after: 0123456 /m)
     expect(stdout).toMatch(
-      /ids · IDs\/s · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.5%, -7.7%\], p=0.001\) REGRESSION/,
+      /ids · defaults · generate · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.5%, -7.7%\], p=0.001\) REGRESSION/,
     )
     expect(stdout).toMatch(/4 compared, 1 regression\(s\)$/m)
   })
@@ -225,7 +225,7 @@ describe('report and figures', () => {
     const html = readFileSync(join(dir, 'index.html'), 'utf8')
     expect(html).toContain('id="pair-0-1"')
     expect(html).toMatch(/4 rows compared, 1 regression\(s\)/)
-    expect(html).toMatch(/<tr class="flagged"><td class="text">ids · IDs\/s · @authlab\/id-fast/)
+    expect(html).toMatch(/<tr class="flagged"><td class="text">ids · defaults · generate · @authlab\/id-fast/)
     const run = await cli(['report', b])
     expect(run.code).toBe(EXIT.ok)
     expect(readFileSync(join(dir, 'b.html'), 'utf8')).toContain('Synthetic CPU, 2 cores')

@@ -75,6 +75,7 @@ describe('results file', () => {
     const suite = (name: string, spreadsRounds = false): Suite => ({
       name,
       description: name,
+      method: () => `${name} method`,
       spreadsRounds,
       async run(_, ctx) {
         events.push(`${name}:${ctx.interlude ? 'interlude' : 'none'}`)

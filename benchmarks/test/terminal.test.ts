@@ -3,7 +3,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { stderrProgress, timeLeftMs } from '../src/measure/progress.js'
-import { COMPACT_WIDTH, renderTerminal, useColor } from '../src/report/terminal.js'
+import { findings } from '../src/report/figures.js'
+import {
+  COMPACT_WIDTH,
+  renderFindings,
+  renderRule,
+  renderTerminal,
+  useColor,
+} from '../src/report/terminal.js'
 import { RESULTS_FORMAT, type ResultsFile, readResults } from '../src/results/results.js'
 import { syntheticResults } from './fixtures.js'
 
@@ -117,4 +124,40 @@ describe('progress', () => {
     progress.step('round 4')
     expect(lines.at(-1)).toMatch(/^\[ids 4\/4 · ~1s left at this pace\] /)
   })
+})
+
+describe('a run says the rule once, points to each method, and ends with what it found', () => {
+  const options = { color: false, wide: false, width: COMPACT_WIDTH }
+  const published = realRuns().filter(({ results }) =>
+    results.suites.some((s) => s.name === 'concurrency' && s.rows.length > 0),
+  )
+
+  test('committed runs with the claims’ suites are there to read', () => {
+    expect(published.length).toBeGreaterThan(0)
+  })
+
+  test('a suite prints a pointer to its method, not the method', () => {
+    const record = { ...(syntheticResults().suites[0] as ResultsFile['suites'][0]), method: 'M'.repeat(500) }
+    const text = renderTerminal(record, options)
+    expect(text).toContain('method: authlab-bench --explain --suite')
+    expect(text).not.toContain('MMMM')
+  })
+
+  test('the verdict rule fits the width', () => {
+    const lines = renderRule(options).trimEnd().split('\n')
+    expect(lines.length).toBeGreaterThan(1)
+    for (const line of lines) expect(columns(line)).toBeLessThanOrEqual(COMPACT_WIDTH)
+  })
+
+  test.for(published.map(({ file, results }) => [file.split('/').at(-1), results] as const))(
+    '%s: one finding per claim its data answer, in the README findings’ words',
+    ([, results]) => {
+      const text = renderFindings(results, options)
+      expect(text).toContain('What this run found')
+      for (const finding of findings([results])) {
+        expect(text.replace(/\n {2}/g, ' ')).toContain(`- ${finding.title}: ${finding.parts.join('; ')}.`)
+      }
+      for (const line of text.split('\n')) expect(columns(line)).toBeLessThanOrEqual(COMPACT_WIDTH)
+    },
+  )
 })

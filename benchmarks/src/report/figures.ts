@@ -210,16 +210,20 @@ function focused(row: Row, part: ClaimPart): Row | undefined {
   return { ...row, flags: row.flags.filter((f) => f !== 'baseline'), ratios: [chosen] }
 }
 
-/** One line per claim (src/report/claims.ts): each part's magnitude, interval and verdict over the runs. */
-export function findingsFigures(
-  runs: readonly ResultsFile[],
-  files: readonly string[],
-  toRoot: string,
-): string {
-  const latest = runs.at(-1) as ResultsFile
+/** A claim as the runs answer it: each part's magnitude, interval and verdict, in the findings' words. */
+export interface Finding {
+  readonly title: string
+  readonly source: string
+  readonly parts: readonly string[]
+}
+
+/** The claims (src/report/claims.ts) the runs answer, each with the parts they have rows for. */
+export function findings(runs: readonly ResultsFile[]): Finding[] {
+  const latest = runs.at(-1)
+  if (!latest) return []
   const rows = latest.suites.flatMap((s) => s.rows)
   const held = heldRows(runs)
-  const lines = CLAIMS.flatMap((claim) => {
+  return CLAIMS.flatMap((claim) => {
     const parts = claim.parts(rows, latest.environment.cores).flatMap((part) => {
       const h = held.find((x) => part.pick(x.row))
       const row = h && focused(h.row, part)
@@ -228,9 +232,17 @@ export function findingsFigures(
       const { ratio, verdict } = heldRatio({ row, runs: runsOf, of: h.of })
       return [`${part.label} ${ratio} ${verdict}`]
     })
-    if (parts.length === 0) return []
-    return [`- **${claim.title}** (${claim.source}): ${parts.join('; ')}.`]
+    return parts.length === 0 ? [] : [{ title: claim.title, source: claim.source, parts }]
   })
+}
+
+/** One line per claim: each part's magnitude, interval and verdict over the runs. */
+export function findingsFigures(
+  runs: readonly ResultsFile[],
+  files: readonly string[],
+  toRoot: string,
+): string {
+  const lines = findings(runs).map((f) => `- **${f.title}** (${f.source}): ${f.parts.join('; ')}.`)
   return [source(runs, files, toRoot), '', ...lines].join('\n')
 }
 

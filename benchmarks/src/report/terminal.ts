@@ -1,8 +1,10 @@
 import { styleText } from 'node:util'
-import type { SuiteRecord } from '../results/results.js'
+import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { mapStrings, terminalText } from './escape.js'
+import { findings } from './figures.js'
 import { formatNumber, groupRows, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
+import { VERDICT_RULE } from './words.js'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -102,9 +104,32 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
     lines.push(`  ${paint('bold', line(headers))}`)
     lines.push(...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`))
   }
-  const notes = options.wide
-    ? suite.notes.map((n) => `  note: ${n}`)
-    : suite.notes.flatMap((n) => wrap(`note: ${n}`, width, '  '))
-  lines.push(...notes.map((n) => paint('dim', n)))
+  // The method is the suite's declaration, said in full in the reports; here, where to read it.
+  const pointer = `method: authlab-bench --explain --suite ${suite.name}, or the Markdown report`
+  const notes = [pointer, ...suite.notes.map((n) => `note: ${n}`)]
+  const shown = options.wide ? notes.map((n) => `  ${n}`) : notes.flatMap((n) => wrap(n, width, '  '))
+  lines.push(...shown.map((n) => paint('dim', n)))
   return `${lines.join('\n')}\n`
+}
+
+const paintWith = (options: TerminalOptions) => (style: Style, text: string) =>
+  options.color ? styleText(style, text, { validateStream: false }) : text
+
+/** The verdict rule, once per run, before the first table. */
+export function renderRule(options: TerminalOptions): string {
+  const width = options.width ?? COMPACT_WIDTH
+  const text = options.wide ? [VERDICT_RULE] : wrap(VERDICT_RULE, width, '')
+  return `${text.map((l) => paintWith(options)('dim', l)).join('\n')}\n`
+}
+
+/** What this run found: one line per claim its data answer, in the words of the README's findings. */
+export function renderFindings(results: ResultsFile, options: TerminalOptions): string {
+  const found = findings([mapStrings(results, terminalText)])
+  if (found.length === 0) return ''
+  const width = options.width ?? COMPACT_WIDTH
+  const lines = found.flatMap((f) => {
+    const line = `- ${f.title}: ${f.parts.join('; ')}.`
+    return options.wide ? [line] : wrap(line, width, '  ').map((l, i) => (i === 0 ? l.slice(2) : l))
+  })
+  return `\n${paintWith(options)(['bold', 'cyan'], 'What this run found')}\n${lines.join('\n')}\n`
 }

@@ -7,7 +7,6 @@ import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
 import { threadpoolNote } from '../results/env.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
 
@@ -227,8 +226,10 @@ export const concurrencySuite: Suite = {
       }
     }
     notes.push(
-      `${threadpoolNote()}; ${ctx.cores} cores, every one in use (parallelism is the point, so only the event loop is pinned, ${mainCpu === undefined ? 'here not at all (one core, or no taskset)' : `to CPU ${mainCpu}`}, and the suite is timed in wall time: load from other processes lowers its figures). ${ctx.budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; a round is one or more sequences (as many as fit ${ctx.budget.concurrencyRoundMs} ms; "sequences" in the details) of one hash alone, a burst of each K started together, and one hash alone again, the order reversed every other sequence. Ratio = the burst's hashes/s ÷ the single hash's of the same sequence, the median over a round's sequences: the speed-up, at most min(K, cores) (× limit in the details), about min(K, cores) for a strategy that spreads over the cores, 1 for one on the main thread. The A/A control (native bcrypt's plan) times one hash alone twice in each sequence and divides the two. ${VERDICT_RULE}`,
+      `${threadpoolNote()}; ${ctx.cores} cores, the event loop pinned ${mainCpu === undefined ? 'nowhere (one core, or no taskset)' : `to CPU ${mainCpu}`}.`,
     )
     return { rows, notes }
   },
+  method: (budget) =>
+    `Every core in use (parallelism is the point, so only the event loop is pinned, and the suite is timed in wall time: load from other processes lowers its figures). ${budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; a round is one or more sequences (as many as fit ${budget.concurrencyRoundMs} ms; "sequences" in the details) of one hash alone, a burst of each K started together, and one hash alone again, the order reversed every other sequence. Ratio = the burst's hashes/s ÷ the single hash's of the same sequence, the median over a round's sequences: the speed-up, at most min(K, cores) (× limit in the details), about min(K, cores) for a strategy that spreads over the cores, 1 for one on the main thread. The A/A control (native bcrypt's plan) times one hash alone twice in each sequence and divides the two.`,
 }

@@ -7,7 +7,6 @@ import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
 import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
@@ -258,10 +257,11 @@ export const hashSuite: Suite = {
         })
       }
     }
-    notes.push(
-      `${ctx.budget.hashRounds} rounds at least, after two discarded hashes and a verify each; in every round each configuration hashes, then verifies (${ctx.budget.settingVerifies ? 'at every setting' : 'at its defaults only: a verify repeats the derivation; --full times it at every setting'}), each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median), in a fresh random order, each batch of calls (calls under 20 ms are batched) on a settled heap and, except for the natives, beside a batch of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
-      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native); pairs of adjacent calls see the same machine speed. ${VERDICT_RULE}${ctx.budget.race ? ` Rounds go on, up to ${ctx.budget.race.maxRounds} and ${ctx.budget.race.hashMs / 1000} s, for entries with an undecided ratio.` : ''}`,
-    )
     return { rows, notes }
   },
+  method: (budget) =>
+    [
+      `${budget.hashRounds} rounds at least, after two discarded hashes and a verify each; in every round each configuration hashes, then verifies (${budget.settingVerifies ? 'at every setting' : 'at its defaults only: a verify repeats the derivation; --full times it at every setting'}), each repeated until ${budget.hashRoundMs} ms of CPU (at least once; the round keeps the median), in a fresh random order, each batch of calls (calls under 20 ms are batched) on a settled heap and, except for the natives, beside a batch of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
+      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native); pairs of adjacent calls see the same machine speed.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.hashMs / 1000} s, for entries with an undecided ratio.` : ''}`,
+    ].join(' '),
 }

@@ -2,7 +2,6 @@ import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
 import { roundsBeforeInterlude, runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
 import type { IdCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 import { type IdRound, measureIdsInChild } from './ids-measure.js'
 
@@ -141,11 +140,12 @@ export const idsSuite: Suite = {
         flags,
       }
     })
-    notes.push(
-      `${budget.idRounds} rounds at least${ctx.interlude ? ` (the first ${roundsBeforeInterlude(budget.idRounds)} before the other suites of this run, the rest after them, so the rounds span the run)` : ''}; in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.idSampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.idSampling.sampleMs} ms, then ${budget.idSampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
-      `${VERDICT_RULE} A round's value is the candidate's speed relative to the yardstick in its own process, so each round is one process: the interval resamples processes.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.idsMs / 1000} s, for candidates with an undecided ratio.` : ''}`,
-      `Retained heap, in the first round's process of each candidate after its timing: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC (the least of ${budget.heapRepeats} measurement${budget.heapRepeats === 1 ? '' : 's'}); "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
-    )
     return { rows, notes }
   },
+  method: (budget) =>
+    [
+      `${budget.idRounds} rounds at least (when other suites follow, the first ${roundsBeforeInterlude(budget.idRounds)} before them and the rest after, so the rounds span the run); in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.idSampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.idSampling.sampleMs} ms, then ${budget.idSampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
+      `A round's value is the candidate's speed relative to the yardstick in its own process, so each round is one process: the interval resamples processes.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.idsMs / 1000} s, for candidates with an undecided ratio.` : ''}`,
+      `Retained heap, in the first round's process of each candidate after its timing: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC (the least of ${budget.heapRepeats} measurement${budget.heapRepeats === 1 ? '' : 's'}); "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
+    ].join(' '),
 }

@@ -6,7 +6,6 @@ import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cos
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { perRoundRatios, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
 import type { Budget, HashCandidate, Suite, SuiteRow } from '../types.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
@@ -180,9 +179,8 @@ export const lagSuite: Suite = {
         flags: native === plan ? ['baseline'] : [],
       })
     }
-    notes.push(
-      `${ctx.budget.lagRounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its baselines), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${ctx.budget.lagTimeMs} ms (at least ${ctx.budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (ticks × tick ÷ hashing time) ÷ native's (and, for a main-thread hasher, ÷ the same algorithm's on workers), per round: 1 when both leave the loop free, far below 1 for a hasher that holds it. ${VERDICT_RULE}`,
-    )
     return { rows, notes }
   },
+  method: (budget) =>
+    `${budget.lagRounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its baselines), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${budget.lagTimeMs} ms (at least ${budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (ticks × tick ÷ hashing time) ÷ native's (and, for a main-thread hasher, ÷ the same algorithm's on workers), per round: 1 when both leave the loop free, far below 1 for a hasher that holds it.`,
 }
