@@ -79,15 +79,14 @@ describe('results file', () => {
       spreadsRounds,
       async run(_, ctx) {
         events.push(`${name}:${ctx.interlude ? 'interlude' : 'none'}`)
-        await runRounds(
-          [name],
-          4,
-          1,
-          async (_c, round) => events.push(`${name}${round}`),
-          () => {},
-          undefined,
-          ctx.interlude,
-        )
+        await runRounds({
+          candidates: [name],
+          budget: { rounds: 4 },
+          seed: 1,
+          measure: async (_c, round) => events.push(`${name}${round}`),
+          onError: () => {},
+          interlude: ctx.interlude,
+        })
         return { rows: [], notes: [] }
       },
     })

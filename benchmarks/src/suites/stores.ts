@@ -11,8 +11,7 @@ import {
   STORES,
   type StoreReport,
 } from '@authlab/store-matrix'
-import { FULL } from '../measure/budget.js'
-import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { median, quantile } from '../measure/stats.js'
 import { CONTROL_FLAG, MIN_ROUNDS, summarizeRatio } from '../measure/verdict.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
@@ -150,27 +149,18 @@ async function clusterThroughputRows(
       }),
     )
   const ROUND = 'round'
-  const measured = await runRounds(
-    [ROUND],
-    full ? 7 : MIN_ROUNDS,
+  const measured = await runRounds({
+    candidates: [ROUND],
+    budget: { rounds: full ? 7 : MIN_ROUNDS, race: { maxRounds: 16, budgetMs: budget.raceMs } },
     seed,
-    (_, round) => measureRound(round),
-    (_, error) => notes.push(`a round failed: ${String(error)}`),
-    {
-      maxRounds: 16,
-      budgetMs: budget.raceMs,
-      // Every server runs in every round, so a round is run again while either ratio is undecided.
-      pending: (results, maxRounds) =>
-        undecidedWithPartners(
-          [ROUND],
-          () =>
-            candidates
-              .filter((c) => c.key !== 'redis')
-              .map((c) => ({ ratio: ratioOf(results.get(ROUND) ?? [], c.key) })),
-          maxRounds,
-        ),
-    },
-  )
+    measure: (_, round) => measureRound(round),
+    onError: (_, error) => notes.push(`a round failed: ${String(error)}`),
+    // Every server runs in every round, so a round is run again while either ratio is undecided.
+    comparisons: (_, results) =>
+      candidates
+        .filter((c) => c.key !== 'redis')
+        .map((c) => ({ ratio: ratioOf(results.get(ROUND) ?? [], c.key) })),
+  })
   const rounds = measured.get(ROUND) ?? []
   const rows = candidates.map((candidate): SuiteRow => {
     const perRound = rounds.flatMap((r) => {
@@ -207,9 +197,9 @@ export const storesSuite: Suite = {
   description:
     'The store-compatibility matrix: every generator × real session store × express-session and @fastify/session, ID length limits, hostile cookies, and store.get/set latency per store.',
   method: (budget) =>
-    `Every generator is served by express-session and @fastify/session over each real session store (${budget === FULL ? SESSIONS_UNDER_LOAD.full : SESSIONS_UNDER_LOAD.quick} concurrent sessions per cell), IDs of growing length find each store's limit, hostile cookies are sent, and store.get/set latency is read per store; single Redis (twice: the second is the A/A control) and the Redis Cluster are compared under HTTP load, each round opening every store and server afresh and running cycles of one short window per server in a fresh order, a ratio comparing windows of the same cycle.`,
+    `Every generator is served by express-session and @fastify/session over each real session store (${budget.mode === 'full' ? SESSIONS_UNDER_LOAD.full : SESSIONS_UNDER_LOAD.quick} concurrent sessions per cell), IDs of growing length find each store's limit, hostile cookies are sent, and store.get/set latency is read per store; single Redis (twice: the second is the A/A control) and the Redis Cluster are compared under HTTP load, each round opening every store and server afresh and running cycles of one short window per server in a fresh order, a ratio comparing windows of the same cycle.`,
   async run(candidates, ctx) {
-    const full = ctx.budget === FULL
+    const full = ctx.budget.mode === 'full'
     const hashCandidate = candidates.hashers[0]
     if (!hashCandidate)
       return { rows: [], notes: ['no hasher discovered: POST /login cannot be checked, suite not run'] }

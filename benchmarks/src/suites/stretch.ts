@@ -1,5 +1,5 @@
 import { startRemoteScrypt } from '@authlab/stretch-helper'
-import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
@@ -7,10 +7,10 @@ import type { Budget, Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } f
 import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './stretch-jobs.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
 
-const method = (budget: Budget) =>
+const method = ({ stretch: budget }: Budget) =>
   [
     "Rows [1]–[4] follow the numbering of Mozilla's 2013 table: [1] PBKDF2 alone, [2] the chain with a remote scrypt helper, [3] with local native scrypt, [4] with scrypt compiled to WASM or JS.",
-    `${budget.stretchRounds} rounds at least (more, up to the race budget, for a job whose ratio is undecided) after one discarded run each, every job once per round in a fresh random order; every call of a non-native job is paired with a call of its baseline right beside it (the order flipped every pair); ratio = baseline time ÷ candidate time, the median over a round's pairs, then the median over rounds.`,
+    `${budget.rounds} rounds at least (more, up to the race budget, for a job whose ratio is undecided) after one discarded run each, every job once per round in a fresh random order; every call of a non-native job is paired with a call of its baseline right beside it (the order flipped every pair); ratio = baseline time ÷ candidate time, the median over a round's pairs, then the median over rounds.`,
     "[2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF), each call paired with a call of [3] beside it, also in wall time; it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.",
   ].join(' ')
 
@@ -44,41 +44,31 @@ async function runStretch(
     const base = jobs.find((j) => j.native)
     if (base)
       jobs.push({ ...base, id: `${base.id} (A/A)`, label: `${base.label} [A/A control]`, native: false })
-    const rounds = ctx.budget.stretchRounds
+    const budget = ctx.budget.stretch
+    const rounds = budget.rounds
     ctx.progress.plan(jobs.length * (rounds + 1))
     const live = await warmUp(jobs, ctx, notes)
     const control = live.find((j) => j.id.endsWith(' (A/A)'))
     const before = remote?.setup.scrypt.stats()
-    const measured = await runRounds(
-      live,
-      rounds,
-      ctx.seed,
-      async (job, round): Promise<Round> => {
+    const measured = await runRounds({
+      candidates: live,
+      budget,
+      seed: ctx.seed,
+      measure: async (job, round): Promise<Round> => {
         ctx.progress.step(`round ${round + 1} · ${job.label}`)
         const clock = job.wall ? 'wall' : 'cpu'
         const partner = baselineOf(job, live, control, base)
-        if (!partner || partner === job) return timeRound(job.run, ctx.budget.stretchRoundMs, clock)
-        const paired = await timePairs(job.run, partner.run, ctx.budget.stretchRoundMs, clock)
+        if (!partner || partner === job) return timeRound(job.run, budget.roundMs, clock)
+        const paired = await timePairs(job.run, partner.run, budget.roundMs, clock)
         return { ...paired.candidate, vs: paired.vsBaseline }
       },
-      (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
-      ctx.budget.race && {
-        ...ctx.budget.race,
-        budgetMs: ctx.budget.race.stretchMs,
-        // Pairing is inside a round (each call beside its baseline's), so a job races alone.
-        pending: (results, maxRounds) =>
-          undecidedWithPartners(
-            live,
-            (job) => {
-              const partner = baselineOf(job, live, control, base)
-              return partner && partner !== job
-                ? [{ ratio: summarizeRatio('', vsOf(results.get(job) ?? [])) }]
-                : []
-            },
-            maxRounds,
-          ),
+      onError: (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
+      // Pairing is inside a round (each call beside its baseline's), so a job races alone.
+      comparisons: (job, results) => {
+        const partner = baselineOf(job, live, control, base)
+        return partner && partner !== job ? [{ ratio: summarizeRatio('', vsOf(results.get(job) ?? [])) }] : []
       },
-    )
+    })
     const timings = (job: Job | undefined) => (job ? (measured.get(job) ?? []) : [])
     const rows = live
       .filter((job) => !job.wall)
