@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { stderrProgress, timeLeftMs } from '../src/measure/progress.js'
 import { findings } from '../src/report/figures.js'
+import { inSummary } from '../src/report/format.js'
 import {
   COMPACT_WIDTH,
   renderFindings,
@@ -53,8 +54,8 @@ describe('compact terminal', () => {
         const text = renderTerminal(suite, { color, wide: false, width })
         const wide = text.split('\n').filter((l) => columns(l) > width)
         expect(wide, `${file} ${suite.name}`).toEqual([])
-        // Every row is still there, each with its one-word verdict where it has a ratio.
-        for (const row of suite.rows) expect(text).toContain(row.label.slice(0, 12))
+        // Every row a summary shows is there, each with its one-word verdict where it has a ratio.
+        for (const row of suite.rows.filter(inSummary)) expect(text).toContain(row.label.slice(0, 12))
       }
     }
   })
@@ -139,7 +140,7 @@ describe('a run says the rule once, points to each method, and ends with what it
   test('a suite prints a pointer to its method, not the method', () => {
     const record = { ...(syntheticResults().suites[0] as ResultsFile['suites'][0]), method: 'M'.repeat(500) }
     const text = renderTerminal(record, options)
-    expect(text).toContain('method: authlab-bench --explain --suite')
+    expect(text).toContain('what and how: authlab-bench --explain --suite')
     expect(text).not.toContain('MMMM')
   })
 
@@ -160,4 +161,19 @@ describe('a run says the rule once, points to each method, and ends with what it
       for (const line of text.split('\n')) expect(columns(line)).toBeLessThanOrEqual(COMPACT_WIDTH)
     },
   )
+})
+
+describe('the terminal summarises; the reports hold every table', () => {
+  test('the hash suite shows its defaults and counts the setting tables it leaves to the reports', () => {
+    const run = realRuns().find(({ results }) => results.suites.some((s) => s.name === 'hash'))
+    const hash = run?.results.suites.find((s) => s.name === 'hash')
+    if (!hash) throw new Error('a committed run has a hash suite')
+    const text = renderTerminal(hash, { color: false, wide: false })
+    const settings = new Set(hash.rows.filter((r) => !inSummary(r)).map((r) => r.group))
+    expect(settings.size).toBeGreaterThan(0)
+    for (const group of settings) expect(text).not.toContain(group)
+    expect(text).toContain(`${settings.size} more tables in the Markdown and HTML reports`)
+    const wide = renderTerminal(hash, { color: false, wide: true })
+    for (const group of settings) expect(wide).toContain(group)
+  })
 })

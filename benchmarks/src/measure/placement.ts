@@ -129,5 +129,5 @@ export function pinMainThread(): Placement | undefined {
 export function placementNote(cpu: number | undefined): string {
   return cpu === undefined
     ? 'Not pinned (one core allowed, or taskset unavailable): threads moved between cores, which widens CPU-time figures.'
-    : `Pinned to CPU ${cpu} with its threads and child processes (taskset): none was timed while moving between cores.`
+    : `Pinned to CPU ${cpu} with its threads and child processes (taskset).`
 }

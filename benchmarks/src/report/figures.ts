@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import { againstOf, keyOf, matches, type RowKey } from '../keys.js'
+import { againstOf, matches, type RowKey } from '../keys.js'
 import { rejudge } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
 import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
 import { fileNamePart, markdownCode, markdownText } from './escape.js'
-import { groupRows } from './format.js'
+import { groupRows, inSummary } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
@@ -69,10 +69,7 @@ function readmeGroups(suite: SuiteRecord, held: ReadonlyMap<Row, HeldRow>): [str
     group,
     rows.map((r) => held.get(r) as HeldRow),
   ])
-  if (suite.name === 'hash')
-    return groups.filter(([, rows]) => rows.every((h) => keyOf(h.row).setting === 'defaults'))
-  if (suite.name === 'concurrency') return []
-  return groups
+  return groups.filter(([, rows]) => rows.every((h) => inSummary(h.row)))
 }
 
 function groupTable(rows: readonly HeldRow[]): string[] {

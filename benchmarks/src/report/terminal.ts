@@ -3,7 +3,7 @@ import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { mapStrings, terminalText } from './escape.js'
 import { findings } from './figures.js'
-import { formatNumber, groupRows, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
+import { formatNumber, groupRows, inSummary, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
 import { VERDICT_RULE } from './words.js'
 
 type Style = Parameters<typeof styleText>[0]
@@ -85,12 +85,13 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
   // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
   const paint = (style: Style, text: string) =>
     options.color ? styleText(style, text, { validateStream: false }) : text
-  const heading = `${suite.name}: ${suite.description}`
-  const lines = [
-    '',
-    ...(options.wide ? [heading] : wrap(heading, width, '')).map((l) => paint(['bold', 'cyan'], l)),
-  ]
-  for (const [group, rows] of groupRows(suite.rows)) {
+  // What the suite measures and how is its declaration's, said in full by --explain and the reports.
+  const heading = options.wide
+    ? `${suite.name}: ${suite.description}`
+    : `${suite.name} · what and how: authlab-bench --explain --suite ${suite.name}`
+  const lines = ['', paint(['bold', 'cyan'], options.wide ? heading : fit(heading, width))]
+  const shown = options.wide ? suite.rows : suite.rows.filter(inSummary)
+  for (const [group, rows] of groupRows(shown)) {
     const table = options.wide ? { ...tableOf(rows), baseline: undefined } : compactTable(rows, width)
     const { headers, cells, flagged } = table
     const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => [...(c[i] ?? '')].length)))
@@ -104,11 +105,12 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
     lines.push(`  ${paint('bold', line(headers))}`)
     lines.push(...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`))
   }
-  // The method is the suite's declaration, said in full in the reports; here, where to read it.
-  const pointer = `method: authlab-bench --explain --suite ${suite.name}, or the Markdown report`
-  const notes = [pointer, ...suite.notes.map((n) => `note: ${n}`)]
-  const shown = options.wide ? notes.map((n) => `  ${n}`) : notes.flatMap((n) => wrap(n, width, '  '))
-  lines.push(...shown.map((n) => paint('dim', n)))
+  const hidden = groupRows(suite.rows).size - groupRows(shown).size
+  const more =
+    hidden > 0 ? [`${hidden} more tables in the Markdown and HTML reports (--wide prints them)`] : []
+  const notes = [...more, ...suite.notes.map((n) => `note: ${n}`)]
+  const said = options.wide ? notes.map((n) => `  ${n}`) : notes.flatMap((n) => wrap(n, width, '  '))
+  lines.push(...said.map((n) => paint('dim', n)))
   return `${lines.join('\n')}\n`
 }
 
