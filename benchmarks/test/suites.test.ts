@@ -184,13 +184,15 @@ describe('hashing suites on synthetic hashers', () => {
     expect(hash.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
     expect(hash.rows.some((r) => r.candidate === native.id)).toBe(true)
     expect(hash.notes).toContainEqual(
-      expect.stringMatching(/^syn-bcrypt-js-slow \(.*\) not run: one call takes/),
+      expect.stringMatching(
+        /^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-js-slow \(.*\) \([\d.]+ s\)/,
+      ),
     )
     const concurrency = await concurrencySuite.run({ ...candidates, hashers }, tightCaps)
     expect(concurrency.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
     expect(concurrency.rows.filter((r) => r.candidate === native.id)).toHaveLength(4)
     expect(concurrency.notes).toContainEqual(
-      expect.stringMatching(/^syn-bcrypt-js-slow not run: one burst of K=2 projects to/),
+      expect.stringMatching(/^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-js-slow \(a burst of K=2\)/),
     )
   })
 
@@ -217,7 +219,7 @@ describe('hashing suites on synthetic hashers', () => {
     expect(called).toContain(10)
     expect(called).not.toContain(12)
     expect(hash.notes).toContainEqual(
-      expect.stringMatching(/^syn-bcrypt-work \(.*12.*\) not run: one call would take about 0\.1 s/),
+      expect.stringMatching(/^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-work \(.*12.*\) \(0\.1 s\)/),
     )
   })
 

@@ -7,6 +7,7 @@ import { runRounds } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, summarizeRatio } from '../measure/verdict.js'
+import { cappedNote } from '../report/words.js'
 import { threadpoolNote } from '../results/env.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
 
@@ -101,6 +102,7 @@ export const concurrencySuite: Suite = {
     const levels = concurrencyLevels(ctx.cores, full).filter((k) => k > 1)
     const rows: SuiteRow[] = []
     const notes: string[] = []
+    const capped: { what: string; ms: number }[] = []
     const plans: Plan[] = []
     ctx.progress.plan(candidates.hashers.length * (budget.rounds + 1))
     for (const candidate of candidates.hashers) {
@@ -121,15 +123,13 @@ export const concurrencySuite: Suite = {
         const projected = (k: number) => projectedAt(singleMs, k)
         const fits = levels.filter((k) => projected(k) <= cap)
         const over = levels.filter((k) => projected(k) > cap)
-        const burstNote = (k: number) =>
-          `one burst of K=${k} projects to ${(projected(k) / 1000).toFixed(1)} s (> ${cap / 1000} s quick cap; use --full)`
         // With no K above 1 the hasher has no speed-up to report: its single-hash time is the lag
         // suite's business, so its rounds are not spent.
         if (fits.length === 0 && over.length > 0) {
-          notes.push(`${candidate.id} not run: ${burstNote(over[0] as number)}`)
+          capped.push({ what: `${candidate.id} (a burst of K=${over[0]})`, ms: projected(over[0] as number) })
           continue
         }
-        for (const k of over) notes.push(`${candidate.id} K=${k} not run: ${burstNote(k)}`)
+        for (const k of over) capped.push({ what: `${candidate.id} K=${k}`, ms: projected(k) })
         const sequenceMs = 2 * singleMs + fits.reduce((sum, k) => sum + projected(k), 0)
         const repeats = Math.max(1, Math.min(5, Math.floor(budget.roundMs / sequenceMs)))
         const control = candidate.id === nativeHashers().bcrypt
@@ -138,6 +138,7 @@ export const concurrencySuite: Suite = {
         notes.push(`${candidate.id} failed: ${(error as Error).message}`)
       }
     }
+    notes.push(...cappedNote(budget.capMs, capped))
     const speedUpAt = (rounds: readonly (Round | undefined)[], k: number) =>
       rounds.flatMap((r) => (r?.speedUp.has(k) ? [r.speedUp.get(k) as number] : []))
     const ratioAt = (rounds: readonly (Round | undefined)[], k: number): Ratio =>

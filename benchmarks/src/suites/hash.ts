@@ -7,6 +7,7 @@ import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
+import { cappedNote } from '../report/words.js'
 import type { HashBudget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
@@ -104,6 +105,7 @@ export const hashSuite: Suite = {
     // ones, and one predicted at over twice the cap is left out without a call (a pure-JS scrypt at
     // N=2^17 spent 1–3.6 s on it).
     const timed = new Map<string, { units: number; ms: number }>()
+    const capped: { what: string; ms: number }[] = []
     const units = new Map(distinct.map((e) => [e, workUnits(e.hasher)]))
     const byWork = [...distinct].sort((a, b) => (units.get(a) ?? 0) - (units.get(b) ?? 0))
     for (const entry of byWork) {
@@ -117,9 +119,8 @@ export const hashSuite: Suite = {
         // Later suites read it too, and leave the configuration out the same way.
         recordCallMs(configuration, predicted)
         dropped.add(keyOf(entry))
-        notes.push(
-          `${name} not run: one call would take about ${(predicted / 1000).toFixed(1)} s, from a cheaper setting's call scaled by work (> ${cap / 1000} s quick cap; use --full)`,
-        )
+        // Predicted from a cheaper setting's call, scaled by work.
+        capped.push({ what: name, ms: predicted })
         continue
       }
       try {
@@ -139,15 +140,14 @@ export const hashSuite: Suite = {
           throw new Error('verify rejected its own hash')
         if (callMs > cap) {
           dropped.add(keyOf(entry))
-          notes.push(
-            `${name} not run: one call takes ${(callMs / 1000).toFixed(1)} s (> ${cap / 1000} s quick cap; use --full)`,
-          )
+          capped.push({ what: name, ms: callMs })
         }
       } catch (error) {
         dropped.add(keyOf(entry))
         notes.push(`${name} failed: ${(error as Error).message}`)
       }
     }
+    notes.push(...cappedNote(cap, capped))
     const live = distinct.filter((e) => !dropped.has(keyOf(e)))
     ctx.progress.plan(live.length * budget.rounds)
     const measured = await runRounds({

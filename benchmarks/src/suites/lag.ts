@@ -6,6 +6,7 @@ import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cos
 import { runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { perRoundRatios, summarizeRatio } from '../measure/verdict.js'
+import { cappedNote } from '../report/words.js'
 import type { HashCandidate, LagBudget, Suite, SuiteRow } from '../types.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
@@ -74,6 +75,7 @@ export const lagSuite: Suite = {
   async run(candidates, ctx) {
     const budget = ctx.budget.lag
     const notes: string[] = []
+    const capped: { what: string; ms: number }[] = []
     const plans: { candidate: HashCandidate; hasher: PasswordHasher }[] = []
     for (const candidate of candidates.hashers) {
       try {
@@ -91,9 +93,7 @@ export const lagSuite: Suite = {
           recordCallMs(key, callMs)
         }
         if (over(callMs) && callMs !== undefined) {
-          notes.push(
-            `${candidate.id} not run: one hash takes ${(callMs / 1000).toFixed(1)} s (> ${budget.callCapMs / 1000} s quick cap; use --full)`,
-          )
+          capped.push({ what: candidate.id, ms: callMs })
           continue
         }
         plans.push({ candidate, hasher })
@@ -101,6 +101,7 @@ export const lagSuite: Suite = {
         notes.push(`${candidate.id} failed: ${(error as Error).message}`)
       }
     }
+    notes.push(...cappedNote(budget.callCapMs, capped))
     ctx.progress.plan(plans.length * budget.rounds)
     // The share of the hashing time in which the 1 ms timer still ran: about 1 for a hasher that leaves
     // the loop free, about 1 ÷ (ms per hash) for one that holds it. A steadier figure to compare than the
