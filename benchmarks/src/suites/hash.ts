@@ -103,7 +103,7 @@ export const hashSuite: Suite = {
     // Cheapest settings first: a call's time grows in proportion to its work (N·r·p for scrypt, RFC 7914
     // §2; 2^cost for bcrypt), so the first call timed per candidate and algorithm predicts the costlier
     // ones, and one predicted at over twice the cap is left out without a call (a pure-JS scrypt at
-    // N=2^17 spent 1–3.6 s on it).
+    // N=2^17 would spend seconds on it).
     const timed = new Map<string, { units: number; ms: number }>()
     const capped: { what: string; ms: number }[] = []
     const units = new Map(distinct.map((e) => [e, workUnits(e.hasher)]))

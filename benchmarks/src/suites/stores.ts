@@ -96,8 +96,8 @@ const CONNECTIONS = 8
  * without a cookie (a new session and one store write per request). Each round opens every store and
  * server afresh, warms them, then runs cycles of one short window per server on kept-alive
  * connections, in a fresh order each cycle: a ratio compares windows of the same cycle, so the
- * machine's speed at that moment is in both (one 2 s run per server per round spread the A/A control
- * over ±30 %). Single Redis is served twice, the second as the A/A control. Rounds race while a ratio
+ * machine's speed at that moment is in both (one long run per server per round would put the
+ * machine's drift between the servers). Single Redis is served twice, the second as the A/A control. Rounds race while a ratio
  * is undecided; verdicts come from the one verdict rule.
  */
 async function clusterThroughputRows(
