@@ -4,6 +4,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EXIT, rttOption, startDirectory } from '../src/main.js'
+import { QUICK } from '../src/measure/budget.js'
+import { VERDICT_RULE } from '../src/report/words.js'
+import { SUITES } from '../src/suites/index.js'
 import { stretchSuite } from '../src/suites/stretch.js'
 import type { Row } from '../src/types.js'
 import {
@@ -19,6 +22,18 @@ import {
 
 /** The committed bin shim, as npm links it (it runs the built CLI). */
 const BIN = resolve(import.meta.dirname, '..', 'bin', 'authlab-bench.js')
+
+describe('--explain', () => {
+  test("prints the verdict rule once and each named suite's method, and runs nothing", async () => {
+    const { code, stdout } = await cli(['--explain', '--suite', 'ids,hash'])
+    expect(code).toBe(EXIT.ok)
+    const flat = stdout.replace(/\n/g, ' ')
+    expect(flat.split(VERDICT_RULE.slice(0, 60))).toHaveLength(2)
+    for (const suite of SUITES.filter((s) => s.name === 'ids' || s.name === 'hash'))
+      expect(flat).toContain(suite.method(QUICK).slice(0, 60))
+    expect(flat).not.toContain('lag:')
+  })
+})
 
 describe('CLI errors exit 2 with a clear message', () => {
   test('unknown suite', async () => {
