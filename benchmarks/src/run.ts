@@ -204,6 +204,7 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   const baseEnvironment = captureEnvironment(options.root, discovered, options.mode, options.toolVersions)
   const records: SuiteRecord[] = []
   let environment: typeof baseEnvironment = baseEnvironment
+  options.stdout(renderRule(terminalOptions(options)))
   if (options.runtimes) {
     const across = await runAcrossRuntimes({ ...options, runtimes: options.runtimes })
     skipped.push(...across.skipped)
@@ -213,7 +214,6 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
       options.stdout(renderTerminal(record, terminalOptions(options)))
     }
   } else {
-    options.stdout(renderRule(terminalOptions(options)))
     records.push(...(await runSuites(options, candidates)))
   }
   const run = {
