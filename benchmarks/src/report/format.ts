@@ -36,6 +36,14 @@ export function inSummary(row: Row): boolean {
   return row.suite !== 'concurrency'
 }
 
+/**
+ * What the terminal shows of a run: the summary's rows, but of the hash suite only the hash (a verify
+ * repeats the derivation; the reports and the bcryptjs finding give both).
+ */
+export function inTerminal(row: Row): boolean {
+  return inSummary(row) && !(row.suite === 'hash' && keyOf(row).operation === 'verify')
+}
+
 /** Rows grouped by `group`, in first-seen order. */
 export function groupRows(rows: readonly Row[]): Map<string, Row[]> {
   const groups = new Map<string, Row[]>()

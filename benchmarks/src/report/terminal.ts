@@ -3,7 +3,7 @@ import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { mapStrings, terminalText } from './escape.js'
 import { findings } from './figures.js'
-import { formatNumber, groupRows, inSummary, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
+import { formatNumber, groupRows, inTerminal, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
 import { VERDICT_RULE } from './words.js'
 
 type Style = Parameters<typeof styleText>[0]
@@ -90,7 +90,7 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
     ? `${suite.name}: ${suite.description}`
     : `${suite.name} · what and how: authlab-bench --explain --suite ${suite.name}`
   const lines = ['', paint(['bold', 'cyan'], options.wide ? heading : fit(heading, width))]
-  const shown = options.wide ? suite.rows : suite.rows.filter(inSummary)
+  const shown = options.wide ? suite.rows : suite.rows.filter(inTerminal)
   for (const [group, rows] of groupRows(shown)) {
     const table = options.wide ? { ...tableOf(rows), baseline: undefined } : compactTable(rows, width)
     const { headers, cells, flagged } = table
@@ -109,7 +109,8 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
   const more =
     hidden > 0 ? [`${hidden} more tables in the Markdown and HTML reports (--wide prints them)`] : []
   const notes = [...more, ...suite.notes.map((n) => `note: ${n}`)]
-  const said = options.wide ? notes.map((n) => `  ${n}`) : notes.flatMap((n) => wrap(n, width, '  '))
+  // One line a note: the reports and --wide give each in full.
+  const said = notes.map((n) => (options.wide ? `  ${n}` : fit(`  ${n}`, width)))
   lines.push(...said.map((n) => paint('dim', n)))
   return `${lines.join('\n')}\n`
 }
@@ -130,7 +131,9 @@ export function renderFindings(results: ResultsFile, options: TerminalOptions): 
   if (found.length === 0) return ''
   const width = options.width ?? COMPACT_WIDTH
   const lines = found.flatMap((f) => {
-    const line = `- ${f.title}: ${f.parts.join('; ')}.`
+    // The claim's question, up to its first colon or question mark; its parts in the findings' words.
+    const question = /^[^?:]*[?:]?/.exec(f.title)?.[0] ?? f.title
+    const line = `- ${/[?:]$/.test(question) ? question : `${question}:`} ${f.parts.join('; ')}.`
     return options.wide ? [line] : wrap(line, width, '  ').map((l, i) => (i === 0 ? l.slice(2) : l))
   })
   return `\n${paintWith(options)(['bold', 'cyan'], 'What this run found')}\n${lines.join('\n')}\n`

@@ -22,7 +22,7 @@ async function withHttpPlacement(
     : { serverCpu: undefined, serverCores: ctx.cores }
   const notes = [
     pinned
-      ? `Each server process pinned to CPU ${pinned.first} and the load generator (this process) to CPU ${pinned.last} with taskset.`
+      ? `Servers pinned to CPU ${pinned.first}, the load generator (this process) to CPU ${pinned.last} (taskset).`
       : 'taskset unavailable (or one core allowed): servers and the load generator share the cores; figures are lower and noisier.',
   ]
   try {
