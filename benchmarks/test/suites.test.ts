@@ -250,6 +250,28 @@ describe('hashing suites on synthetic hashers', () => {
     expect(hash.notes.filter((n) => n.startsWith('syn-two (scrypt'))).toEqual([])
   })
 
+  test("a package implementing two algorithms: each configuration's progress line names its own hasher", async () => {
+    const bcryptPart = syntheticHasher('syn-two', 'bcrypt', 'main-thread', { cost: 10 })
+    const scryptPart = syntheticHasher('syn-two', 'scrypt', 'main-thread', { ln: 14, r: 16, p: 1 })
+    // Like hash-wasm: the package's label is its default configuration's display name.
+    const two: HashCandidate = {
+      ...bcryptPart,
+      label: 'bcrypt (syn-two)',
+      optionsFor: (family, params) =>
+        family === 'bcrypt' || family === 'scrypt' ? { ...params, algorithm: family } : undefined,
+      create(options = {}) {
+        const hasher = (options.algorithm === 'scrypt' ? scryptPart : bcryptPart).create(options)
+        return { ...hasher, info: { ...hasher.info, displayName: `${hasher.info.algorithm} (syn-two)` } }
+      },
+    }
+    const steps: string[] = []
+    const progress = { ...silentProgress(), step: (label: string) => steps.push(label) }
+    await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, { ...ctx, progress })
+    const scryptSteps = steps.filter((s) => s.includes('(scrypt ln=14'))
+    expect(scryptSteps.some((s) => s.includes('scrypt (syn-two)'))).toBe(true)
+    expect(steps.filter((s) => s.includes('bcrypt (syn-two) (scrypt'))).toEqual([])
+  })
+
   test('stretch: [1] PBKDF2 20k backends, the chain per scrypt backend, and [2] in wall time', async () => {
     // Row [2] starts the real helper process; this synthetic chain never calls its scrypt (the real
     // chain's row [2] is in stretch.test.ts).
