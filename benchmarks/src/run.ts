@@ -226,12 +226,13 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     loadAverageAtEnd: loadAverage(),
   }
   const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
+  // Advice first, the run's findings last: the final screen a person sees answers "what did this run find".
+  options.stdout(adviceTerminal(results, options.wide ?? false))
   options.stdout(renderFindings(results, terminalOptions(options)))
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)
   const json = join(options.outDir, `${stem}.json`)
   writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`)
   const files = [json, ...(await writeReports(results, options.outDir, stem))]
-  options.stdout(adviceTerminal(results))
   return { results, files }
 }

@@ -20,9 +20,10 @@ function answered(results: ResultsFile): AdviceRow[] {
 }
 
 /** What the terminal prints first after a run: the advice and the costs, as the README states them. */
-export function adviceTerminal(results: ResultsFile): string {
+export function adviceTerminal(results: ResultsFile, wide = false): string {
   const rows = answered(results)
-  const costs = settingCosts([results])
+  // The per-setting costs table is long: the reports always hold it, the terminal only under --wide.
+  const costs = wide ? settingCosts([results]) : []
   if (rows.length === 0 && costs.length === 0) return ''
   const lines = ['', 'Which to use, from this run (attacker rates: published hashcat figures, scaled):']
   for (const r of rows) lines.push(`  ${r.need}: ${r.use}`, `    why: ${r.why}`, `    cost: ${r.cost}`)
