@@ -2,8 +2,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createHasher } from '@authlab/hash-bcryptjs'
 import { createUserDirectory } from '@authlab/servers'
+import { captureEnvironment } from '@authlab/workspace'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { captureEnvironment } from '../../../benchmarks/src/results/env.js'
 import packageJson from '../package.json' with { type: 'json' }
 import {
   CHART_LENGTHS,

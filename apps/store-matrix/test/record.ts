@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { captureEnvironment } from '../../../benchmarks/src/results/env.js'
+import { captureEnvironment } from '@authlab/workspace'
 import packageJson from '../package.json' with { type: 'json' }
 
 const ROOT = resolve(import.meta.dirname, '../../..')

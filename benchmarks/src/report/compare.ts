@@ -1,5 +1,5 @@
+import type { Environment } from '@authlab/workspace'
 import type { Change, Comparison } from '../results/compare.js'
-import type { Environment } from '../results/env.js'
 import type { ResultsFile } from '../results/results.js'
 import { formatNumber } from './format.js'
 import { escapeCell } from './markdown.js'

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { Environment } from './env.js'
+import type { Environment } from '@authlab/workspace'
 
 /** What an older results file still says about itself, read leniently: enough to list it. */
 export interface OldRun {

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import AjvModule from 'ajv'
 import { rejudge } from '../measure/verdict.js'
-import type { Environment } from './env.js'
+import type { Environment } from '@authlab/workspace'
 import type { Row } from '../types.js'
 
 /** Version 2: ratios carry their per-round values and a verdict; the run records its command line. */

@@ -1,4 +1,5 @@
 import type { PasswordHasher } from '@authlab/core'
+import { threadpoolNote } from '@authlab/workspace'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
 import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
@@ -8,7 +9,6 @@ import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, summarizeRatio } from '../measure/verdict.js'
 import { cappedNote } from '../report/words.js'
-import { threadpoolNote } from '../results/env.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
 
 /**

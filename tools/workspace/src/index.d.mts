@@ -87,3 +87,33 @@ export declare function hashOptions(
   algorithm: string,
   params: Readonly<Record<string, number>>,
 ): Record<string, unknown> | undefined
+
+/** Everything a reader needs to interpret absolute figures. */
+export interface Environment {
+  readonly date: string
+  readonly commit: string
+  /** Uncommitted changes to tracked files at run time. */
+  readonly dirty: boolean
+  readonly cpu: string
+  readonly cores: number
+  readonly os: string
+  readonly arch: string
+  /** The Node running the harness, as it reports itself. */
+  readonly runtime: string
+  /** With --runtime: each runtime that ran, as it reported itself from inside (not as asked for). */
+  readonly runtimes?: readonly { id: string; name: string; version: string }[]
+  readonly loadAverage: readonly number[]
+  readonly threadpool: string
+  readonly mode: 'quick' | 'full'
+  /** Every strategy package and each of its installed dependencies, name → version. */
+  readonly packages: Readonly<Record<string, string>>
+}
+export declare function threadpoolNote(env?: NodeJS.ProcessEnv): string
+export declare function loadAverage(): number[]
+export declare function runningRuntime(versions?: NodeJS.ProcessVersions): string
+export declare function captureEnvironment(
+  root: string,
+  packages: readonly Pick<StrategyPackage, 'name' | 'version' | 'dependencies'>[],
+  mode: 'quick' | 'full',
+  toolVersions: Readonly<Record<string, string>>,
+): Environment

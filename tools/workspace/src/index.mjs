@@ -300,3 +300,4 @@ export function hashOptions(pkg, algorithm, params) {
   if (!hashAlgorithms(pkg).includes(algorithm)) return undefined
   return Array.isArray(pkg.exports[KINDS.hash.algorithms]) ? { algorithm, ...params } : { ...params }
 }
+export { captureEnvironment, loadAverage, runningRuntime, threadpoolNote } from './environment.mjs'
