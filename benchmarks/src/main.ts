@@ -6,6 +6,7 @@ import { main as calibrateMain } from '@authlab/calibrate/cli'
 import { isAuthlabError } from '@authlab/core'
 import { parseDurationMs } from '@authlab/stretch-helper'
 import { installedVersion } from '@authlab/workspace'
+import { writeRegularFile } from './files/regular.js'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
 import { VERDICT_RULE } from './measure/verdict.js'
@@ -221,7 +222,7 @@ async function reportCommand(targets: readonly string[], startDir: string, io: I
     if (!existsSync(path) || !statSync(path).isDirectory())
       throw new UsageError(`report takes a results directory or results files, got "${path}"`)
     const file = join(path, 'index.html')
-    writeFileSync(file, renderIndexHtml(path, findRuns(path), INDEX_COMPARE))
+    writeRegularFile(file, renderIndexHtml(path, findRuns(path), INDEX_COMPARE))
     io.stderr(`wrote ${file}\n`)
   }
   return EXIT.ok
