@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import AjvModule from 'ajv'
+import { NotRegularFileError, readRegularFile } from '../files/regular.js'
 import { rejudge } from '../measure/verdict.js'
 import type { Environment } from './env.js'
 import type { Row } from '../types.js'
@@ -194,16 +194,26 @@ export function schemaErrors(data: unknown): string[] {
  * text around the error, and a file named by someone else (a README marker) may be any file at all.
  */
 function unreadableReason(error: unknown): string {
+  if (error instanceof NotRegularFileError) return error.what
   if (!(error instanceof SyntaxError)) return (error as NodeJS.ErrnoException).code ?? 'unreadable'
   const position = /position (\d+)/.exec(error.message)?.[1]
   return position === undefined ? 'not valid JSON' : `not valid JSON at position ${position}`
 }
 
-/** Reads and validates a results file; anything else is an InvalidOptionError naming the problem. */
+/**
+ * The largest results file read, in bytes: the bench writes a few hundred KB. The cap bounds what a
+ * file handed to compare or report costs to read and validate.
+ */
+export const MAX_RESULTS_BYTES = 16 * 2 ** 20
+
+/**
+ * Reads and validates a results file: a regular file (never through a symbolic link, never a FIFO:
+ * `readRegularFile`) of at most MAX_RESULTS_BYTES; anything else is an InvalidOptionError naming the problem.
+ */
 export function readResults(file: string): ResultsFile {
   let data: unknown
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
+    data = JSON.parse(readRegularFile(file, MAX_RESULTS_BYTES))
   } catch (error) {
     throw new InvalidOptionError(`${file}: not a readable JSON file (${unreadableReason(error)})`)
   }
