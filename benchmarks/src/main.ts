@@ -18,7 +18,13 @@ import { writeReports } from './report/files.js'
 import { findRuns, renderIndexHtml } from './report/html-index.js'
 import { COMPACT_WIDTH, useColor, wrap } from './report/terminal.js'
 import { COMPARE_DEFAULTS, compareResults, compareRule } from './results/compare.js'
-import { readResults, resultsPathInside } from './results/results.js'
+import {
+  MAX_RESULTS_BYTES,
+  MAX_ROUNDS_READ,
+  readResults,
+  resultsPathInside,
+  UnreadableResultsError,
+} from './results/results.js'
 import { ratioSpread, verdictAudit } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
 import { parseRuntimes } from './runtimes/across.js'
@@ -28,7 +34,8 @@ import type { Suite } from './types.js'
 /** The benchmarks workspace directory (this file lives in src/ or dist/). */
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-export const EXIT = { ok: 0, regression: 1, usage: 2 } as const
+/** The CLI's exit codes; the help text lists them. */
+export const EXIT = { ok: 0, regression: 1, usage: 2, unreadable: 3, internal: 4 } as const
 
 export interface Io {
   readonly stdout: (text: string) => void
@@ -83,6 +90,11 @@ compare       ${wrap(
   .join('\n')
   .trimStart()}
               --absolute compares raw per-round values instead of ratios (same quiet machine only).
+results files are read only as regular files (never a symbolic link, FIFO or device), of at most
+              ${MAX_RESULTS_BYTES / 2 ** 20} MiB and ${MAX_ROUNDS_READ.toLocaleString('en-US')} rounds each; report writes its files only as regular files.
+exit codes    ${EXIT.ok} done (compare: no regression) · ${EXIT.regression} compare found a regression, or figures --check a stale README
+              · ${EXIT.usage} a usage error or bad input · ${EXIT.unreadable} a results file that cannot be read (missing, not a
+              regular file, too large, not JSON, not a results file, too many rounds) · ${EXIT.internal} an internal error.
 `
 
 class UsageError extends Error {}
@@ -344,6 +356,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stderr(wroteLines(files))
     return EXIT.ok
   } catch (error) {
+    // A results file that cannot be read exits 3 with the reason: never 1, which means a regression.
+    if (error instanceof UnreadableResultsError) {
+      io.stderr(`authlab-bench: ${terminalLines(error.message)}\n`)
+      return EXIT.unreadable
+    }
     // Usage mistakes and bad input (unknown suite, empty filter, foreign results file) exit 2 with the reason.
     if (
       error instanceof UsageError ||

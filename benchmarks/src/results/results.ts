@@ -201,34 +201,61 @@ function unreadableReason(error: unknown): string {
 }
 
 /**
- * The largest results file read, in bytes: the bench writes a few hundred KB. The cap bounds what a
- * file handed to compare or report costs to read and validate.
+ * Bounds on what one results file may cost to read, judge and compare, about ten times what the bench
+ * writes: its largest committed file is 388 KB with 6,022 rounds in all (at most 40 per ratio, the full
+ * mode's maxRounds). Every ratio's interval is a bootstrap of its rounds, so the work of reading a file
+ * grows with its rounds in all, whichever rows hold them.
  */
-export const MAX_RESULTS_BYTES = 16 * 2 ** 20
+export const MAX_RESULTS_BYTES = 4 * 2 ** 20
+export const MAX_ROUNDS_READ = 50_000
+
+/**
+ * A results file that cannot be read: missing, not a regular file, over MAX_RESULTS_BYTES, not JSON,
+ * not a results file of this format, or holding more than MAX_ROUNDS_READ rounds. The CLI exits 3 on it,
+ * never 1, which says "regression".
+ */
+export class UnreadableResultsError extends InvalidOptionError {}
+
+/** Every per-round value a results file holds: the rows' own rounds and each ratio's. */
+function roundsIn(file: ResultsFile): number {
+  let count = 0
+  for (const suite of file.suites)
+    for (const row of suite.rows) {
+      count += row.rounds?.length ?? 0
+      for (const ratio of row.ratios) count += ratio.rounds.length
+    }
+  return count
+}
 
 /**
  * Reads and validates a results file: a regular file (never through a symbolic link, never a FIFO:
- * `readRegularFile`) of at most MAX_RESULTS_BYTES; anything else is an InvalidOptionError naming the problem.
+ * `readRegularFile`) within MAX_RESULTS_BYTES and MAX_ROUNDS_READ; anything else is an
+ * UnreadableResultsError naming the problem.
  */
 export function readResults(file: string): ResultsFile {
   let data: unknown
   try {
     data = JSON.parse(readRegularFile(file, MAX_RESULTS_BYTES))
   } catch (error) {
-    throw new InvalidOptionError(`${file}: not a readable JSON file (${unreadableReason(error)})`)
+    throw new UnreadableResultsError(`${file}: not a readable JSON file (${unreadableReason(error)})`)
   }
   const format = (data as { format?: unknown } | null)?.format
   if (typeof format === 'string' && format.startsWith('authlab-bench/') && format !== RESULTS_FORMAT) {
-    throw new InvalidOptionError(
+    throw new UnreadableResultsError(
       `${file}: written as ${format}, this is ${RESULTS_FORMAT}: it has no per-round ratios to compare; re-run the bench`,
     )
   }
   const errors = schemaErrors(data)
   if (errors.length > 0) {
-    throw new InvalidOptionError(
+    throw new UnreadableResultsError(
       `${file}: not an authlab-bench results file: ${errors.slice(0, 5).join('; ')}`,
     )
   }
+  const rounds = roundsIn(data as ResultsFile)
+  if (rounds > MAX_ROUNDS_READ)
+    throw new UnreadableResultsError(
+      `${file}: holds ${rounds} rounds, more than the ${MAX_ROUNDS_READ} read from one results file`,
+    )
   return rejudged(data as ResultsFile)
 }
 
