@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Builds and typechecks every workspace in one Node process, in dependency order: what
-// `turbo run build typecheck` did with ~90 processes (a `tsc` per package to build ESM, another to
-// typecheck src + test, each parsing lib.*.d.ts, @types/node and every dependency's declarations again).
+// Builds and typechecks every workspace in one Node process, in dependency order, so lib.*.d.ts,
+// @types/node and every dependency's declarations are parsed once rather than by a `tsc` per package
+// and per task.
 //
 // Per workspace, one TypeScript program over its tsconfig.json (src and test, the typecheck's files)
 // gives the type errors and emits, for the files its build covers, what the per-package build emits:
@@ -17,13 +17,13 @@
 // the saving.
 //
 // A workspace whose inputs (its tsconfig's files, configs, manifest, the lockfile, this script, the
-// TypeScript version) and whose dependencies' builds are unchanged since its last success is skipped,
-// as turbo's cache did: keys live in node_modules/.cache/authlab-build.json. The key also covers the
+// TypeScript version) and whose dependencies' builds are unchanged since its last success is skipped:
+// keys live in node_modules/.cache/authlab-build.json. The key also covers the
 // files outside the workspace that its last program read (see inputKey).
 //
 // --js-only writes only the JavaScript a workspace runs, each file transpiled on its own (which
 // isolatedModules makes equal to the program's emit): no type check, no declarations. `npm run bench`
-// needs nothing more, and on a fresh clone it takes a few seconds where the full build takes about 30.
+// needs nothing more, and skipping the type check is most of a full build's time.
 // Its cache entries never vouch for a full build.
 //
 // Usage: node scripts/build-workspace.mjs [--quiet] [--force] [--js-only] [name-or-dir …]

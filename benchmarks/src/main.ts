@@ -9,7 +9,6 @@ import { installedVersion } from '@authlab/workspace'
 import { writeRegularFile } from './files/regular.js'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
-import { VERDICT_RULE } from './measure/verdict.js'
 import { auditText } from './report/audit.js'
 import { renderComparison } from './report/compare.js'
 import { terminalLines, terminalText } from './report/escape.js'
@@ -17,6 +16,7 @@ import { figureBlocks, regenerate } from './report/figures.js'
 import { writeReports } from './report/files.js'
 import { findRuns, renderIndexHtml } from './report/html-index.js'
 import { COMPACT_WIDTH, useColor, wrap } from './report/terminal.js'
+import { VERDICT_RULE } from './report/words.js'
 import { COMPARE_DEFAULTS, compareResults, compareRule } from './results/compare.js'
 import {
   MAX_RESULTS_BYTES,
@@ -144,9 +144,7 @@ export function rttOption(value: string | undefined, suites: readonly Suite[]): 
 
 /** The measuring tools as this package resolves them (the root node_modules may hold other versions). */
 function toolVersions(): Record<string, string> {
-  return Object.fromEntries(
-    ['tinybench', 'autocannon'].map((tool) => [tool, installedVersion(PACKAGE_DIR, tool)]),
-  )
+  return Object.fromEntries(['autocannon'].map((tool) => [tool, installedVersion(PACKAGE_DIR, tool)]))
 }
 
 /** `compare a.json b.json`, or several files per side: `compare a1.json a2.json vs b1.json b2.json`. */

@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
 import { onMeasureCore, placementNote } from './measure/placement.js'
-import { CONTROL_FLAG, disagreement, summarizeRatio } from './measure/verdict.js'
+import { CONTROL_FLAG, failedControl, summarizeRatio } from './measure/verdict.js'
 import { writeReports } from './report/files.js'
 import { renderTerminal, type TerminalOptions } from './report/terminal.js'
+import { disagreementText } from './report/words.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
 import { runAcrossRuntimes } from './runtimes/across.js'
@@ -91,12 +92,18 @@ function terminalOptions(options: RunOptions): TerminalOptions {
  * which is the evidence.
  */
 export function withheldIfDisagreeing(rows: readonly Row[]): Row[] {
-  const why = disagreement(rows)
-  if (!why) return [...rows]
+  const control = failedControl(rows)
+  if (!control) return [...rows]
+  const why = disagreementText(control)
   return rows.map((row) =>
     row.flags.includes(CONTROL_FLAG)
       ? row
-      : { ...row, ratios: row.ratios.map((q) => summarizeRatio(q.baseline, q.rounds, why)) },
+      : {
+          ...row,
+          ratios: row.ratios.map((q) =>
+            summarizeRatio({ label: q.baseline, against: q.against }, q.rounds, why),
+          ),
+        },
   )
 }
 

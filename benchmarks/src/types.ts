@@ -1,4 +1,5 @@
 import type { IdGenerator, KeyDerivation, PasswordHasher, Stretcher } from '@authlab/core'
+import type { SuiteKey } from './keys.js'
 
 // The workspace registry's types: one definition of what a discovered package is.
 export type { LoadedPackage, StrategyPackage } from '@authlab/workspace'
@@ -65,7 +66,10 @@ export interface Figure {
  * per-round ratios (each round's candidate ÷ that round's baseline) with a 95 % interval across rounds.
  */
 export interface Ratio {
+  /** The baseline's display label. */
   readonly baseline: string
+  /** The baseline's id (a candidate id, or `K=1`): what claims select a ratio by. */
+  readonly against?: string
   readonly value: number
   readonly low: number
   readonly high: number
@@ -88,10 +92,12 @@ export interface Ratio {
  */
 export interface Row {
   readonly suite: string
-  /** Section within the suite: a parameter setting, a K, a table it reproduces (e.g. onepw's stretching table). */
+  /** Section within the suite, for display: a parameter setting, a K, a table it reproduces. */
   readonly group: string
-  /** Stable candidate key: rows with equal suite, group, candidate and unit are compared across runs. */
+  /** Stable candidate id. */
   readonly candidate: string
+  /** What the row measures besides its suite and candidate (src/keys.ts); rows of older files have none. */
+  readonly key?: SuiteKey
   readonly label: string
   /** The runtime that measured it (`--runtime` ids: node, node24, node22, bun, deno, chromium, firefox). */
   readonly runtime?: string

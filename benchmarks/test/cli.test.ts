@@ -176,7 +176,7 @@ describe('compare exit codes and formats (for CI)', () => {
     const { code, stdout } = await cli(['spread', ...writeResultsPair(withFastRatios(roundsAround(2.5)))])
     expect(code).toBe(EXIT.ok)
     expect(stdout).toContain(
-      'ids · IDs/s · @authlab/id-fast: 2.50 / 2.50 (min–max 2.50–2.50, ±0.0 % of the median 2.50',
+      'ids · defaults · generate · @authlab/id-fast: 2.50 / 2.50 (min–max 2.50–2.50, ±0.0 % of the median 2.50',
     )
   })
 })

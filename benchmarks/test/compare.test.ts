@@ -179,7 +179,7 @@ describe('compareResults', () => {
     const after = structuredClone(syntheticResults()) as ResultsFile & { suites: { rows: Row[] }[] }
     after.suites[0]?.rows.splice(2, 1)
     const { onlyBefore, onlyAfter } = compareResults([syntheticResults()], [after], options)
-    expect(onlyBefore).toEqual(['ids · IDs/s · @authlab/id-random-int [IDs/s]'])
+    expect(onlyBefore).toEqual(['ids · defaults · generate · @authlab/id-random-int [IDs/s]'])
     expect(onlyAfter).toEqual([])
   })
 })
@@ -187,7 +187,7 @@ describe('compareResults', () => {
 describe('ratioSpread over consecutive runs', () => {
   test('reports each ratio per run, its min–max and its farthest deviation from the median of the runs', () => {
     const runs = [2.4, 2.6, 2.5].map((center) => withFastRatios(roundsAround(center, 0)))
-    const spread = ratioSpread(runs).find((s) => s.key === 'ids · IDs/s · @authlab/id-fast')
+    const spread = ratioSpread(runs).find((s) => s.key === 'ids · defaults · generate · @authlab/id-fast')
     expect(spread).toMatchObject({ values: [2.4, 2.6, 2.5], min: 2.4, max: 2.6, median: 2.5 })
     expect(spread?.maxDeviationPct).toBeCloseTo(4, 9)
   })
@@ -198,14 +198,14 @@ describe('verdictAudit over consecutive runs', () => {
     // id-fast at 2.5× ±2 %, then at 1.0× (decided "same"): a flip, and neither interval covers the other median.
     const runs = [withFastRatios(roundsAround(2.5)), withFastRatios(roundsAround(1))]
     const audit = verdictAudit(runs)
-    const fast = 'ids · IDs/s · @authlab/id-fast'
+    const fast = 'ids · defaults · generate · @authlab/id-fast'
     expect(audit.flips.filter((f) => f.startsWith(fast))).toHaveLength(1)
     expect(audit.flips.find((f) => f.startsWith(fast))).toMatch(/better \/ same$/)
     const [first] = audit.runs
     expect(first?.suites.get('ids')?.decided).toBeGreaterThan(0)
     // The fixture's random-int row has 3 rounds, fewer than a verdict needs, far beyond the margin.
     expect(first?.beyondMarginUndecided).toEqual([
-      'ids · IDs/s · @authlab/id-random-int ÷ crypto.randomUUID() [ref]',
+      'ids · defaults · generate · @authlab/id-random-int ÷ crypto.randomUUID() [ref]',
     ])
     expect(first?.controlsOff).toEqual([])
     expect(audit.coverage.covered).toBeLessThan(audit.coverage.pairs)

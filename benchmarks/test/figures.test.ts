@@ -70,7 +70,18 @@ describe('generation', () => {
       ROOT,
       reading(results),
     )
-    expect(text).toContain('[all candidates](../../README.md#latest-figures)')
+    expect(text).toContain('[all candidates](../../benchmarks/README.md#latest-figures)')
+    // The anchor is a heading of the file it points to (GitHub's slug: lower case, spaces to hyphens).
+    const headings = readFileSync(join(ROOT, 'benchmarks', 'README.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .map((line) =>
+        line
+          .replace(/^#+\s*/, '')
+          .toLowerCase()
+          .replace(/\s+/g, '-'),
+      )
+    expect(headings).toContain('latest-figures')
     expect(text).toContain('(../../benchmarks/results/run.json)')
     const rows = text.split('\n').filter((l) => l.startsWith('| ids'))
     expect(rows).toHaveLength(
@@ -178,7 +189,10 @@ describe('findings', () => {
       group: 'K=2',
       candidate: '@authlab/hash-bcrypt',
       label: 'bcrypt (native C)',
-      ratios: [ratioOf('limit', roundsAround(0.97)), ratioOf('K=1 (scaling)', roundsAround(1.9))],
+      ratios: [
+        ratioOf('limit', roundsAround(0.97)),
+        ratioOf({ label: 'K=1 (scaling)', against: 'K=1' }, roundsAround(1.9)),
+      ],
     }
     // bcryptjs on the main thread: about 1× one at a time, half of the 2-core limit.
     const flat = {
@@ -186,7 +200,7 @@ describe('findings', () => {
       candidate: '@authlab/hash-bcryptjs',
       label: 'bcrypt (pure JS)',
       details: { 'limit min(K, cores)': 2 },
-      ratios: [ratioOf('K=1 (scaling)', roundsAround(1.0))],
+      ratios: [ratioOf({ label: 'K=1 (scaling)', against: 'K=1' }, roundsAround(1.0))],
     }
     // The lag suite: a main-thread hasher against native and against workers, an offloading one against native.
     const lag = (candidate: string, label: string, runsOn: string, ratios: Ratio[]) => ({

@@ -99,7 +99,10 @@ export function row(overrides: Partial<Row> = {}): Row {
 }
 
 /** A ratio summarised from per-round values the way the suites do it (median, interval, verdict). */
-export function ratioOf(baseline: string, rounds: readonly number[]): Ratio {
+export function ratioOf(
+  baseline: string | { readonly label: string; readonly against: string },
+  rounds: readonly number[],
+): Ratio {
   return summarizeRatio(baseline, rounds)
 }
 

@@ -67,13 +67,13 @@ describe('compare on recorded real runs', () => {
 
   test('id-fast doing 10 % more work: three runs against three find it, and only it', () => {
     const found = regressions(idsOnly(published), slowed)
-    expect(found).toEqual(['ids · IDs/s · @authlab/id-fast [IDs/s]'])
+    expect(found).toEqual(['ids · defaults · generate · @authlab/id-fast [IDs/s]'])
   })
 
   test('one slowed run against one published run raises no false alarm on another row', () => {
     for (const run of slowed)
       for (const key of regressions(idsOnly(published.slice(2)), [run]))
-        expect(key).toBe('ids · IDs/s · @authlab/id-fast [IDs/s]')
+        expect(key).toBe('ids · defaults · generate · @authlab/id-fast [IDs/s]')
   })
 
   test('suites whose rounds share one process: one run against one is undecided, never a regression', () => {

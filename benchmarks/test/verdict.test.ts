@@ -3,8 +3,6 @@ import { runRounds, undecidedWithPartners } from '../src/measure/rounds.js'
 import { medianInterval, seededRandom } from '../src/measure/stats.js'
 import {
   decidable,
-  formatMagnitude,
-  formatRatio,
   judge,
   MIN_EFFECT_PCT,
   ratioInterval,
@@ -12,8 +10,8 @@ import {
   smallSampleFactor,
   summarizeRatio,
   t975,
-  verdictText,
 } from '../src/measure/verdict.js'
+import { formatMagnitude, formatRatio, verdictText } from '../src/report/words.js'
 import { withheldIfDisagreeing } from '../src/run.js'
 import { row } from './fixtures.js'
 

@@ -9,8 +9,8 @@ export const CHART_LENGTHS: readonly number[] = [21, 32, 36, 43, 64, 128, 129, 2
  * are. Not a published generator; its IDs are as random as their length allows.
  */
 export function createFixedLengthGenerator(length: number): IdGenerator {
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: `matrix:length-${length}`,
       displayName: `${length} base64url characters`,
       wraps: `randomBytes(${Math.ceil((length * 3) / 4)}).toString('base64url').slice(0, ${length})`,
@@ -21,9 +21,9 @@ export function createFixedLengthGenerator(length: number): IdGenerator {
       poolBytes: 0,
       runsOn: 'main-thread',
     },
-    () =>
+    generate: () =>
       randomBytes(Math.ceil((length * 3) / 4))
         .toString('base64url')
         .slice(0, length),
-  )
+  })
 }

@@ -10,15 +10,15 @@ export const QUICK: Budget = {
   idRounds: 5,
   idSampling: { warmupMs: 40, sampleMs: 2, samples: 24 },
   heapIds: 50_000,
-  // One measurement after a short warm-up: the measuring process has just timed the generator, and
-  // three of each, after 50,000 IDs of warm-up, took up to 4.5 s per slow generator.
+  // One measurement after a short warm-up: the measuring process has just timed the generator, so it
+  // is already compiled; repeats cost seconds per slow generator in a run meant to last minutes.
   heapRepeats: 1,
   heapWarmup: 5_000,
   hashRounds: 5,
   hashRoundMs: 45,
-  // A configuration whose warm call takes longer is left out of the quick run, and its notes say so: a
-  // pure-JS scrypt at its N=2^17 defaults took 2.1–2.8 s a call and native scrypt there 0.5 s, a fifth
-  // of the hash suite's time, for ratios the cost-equalised scrypt setting (N=2^14 r=16) already gives.
+  // A configuration whose warm call takes longer is left out of the quick run, and its notes say so:
+  // calls of seconds (pure-JS scrypt at N=2^17) would take much of the suite's time for ratios the
+  // cost-equalised scrypt setting (N=2^14 r=16) already gives.
   hashCallCapMs: 400,
   allSettings: false,
   settingVerifies: false,
@@ -28,14 +28,14 @@ export const QUICK: Budget = {
   concurrencyCapMs: 400,
   concurrencyRoundMs: 250,
   stretchRounds: 5,
-  // Row [1]'s 4 ms calls are batched by 20 ms and paired with their baseline's: 45 ms rounds held two or
-  // three pairs and spread Web Crypto ÷ node:crypto by ±3–6 % a round. The chains' calls take longer than
-  // a round, so this lengthens only [1]'s rounds.
+  // Short calls are batched by 20 ms and paired with their baseline's; a round must hold enough pairs
+  // that one scheduling hiccup does not move its ratio. The chains' calls take longer than a round, so
+  // this lengthens only the short rows' rounds.
   stretchRoundMs: 150,
   lagRounds: 5,
   // Allowances for extra rounds, 67 s at most over the six suites, keep a run within its 4 minutes. An
-  // ids-in-fastify round takes about 10 s, and its claims need 7-8 rounds when the machine drifts
-  // (with 6, @fastify/session's default against express-session's went undecided in 1 of 3 runs).
+  // ids-in-fastify round lasts seconds, so its allowance is the largest: its in-framework claims need
+  // a few rounds beyond the first five when the machine drifts.
   race: {
     maxRounds: 16,
     idsMs: 5_000,
@@ -98,8 +98,8 @@ export const HTTP_BUDGETS: { readonly quick: HttpBudget; readonly full: HttpBudg
   quick: {
     rounds: 5,
     warmupSec: 3,
-    // 18 cycles of 0.1 s windows: a round's ratio spread ±2 % where 9 cycles of 0.15 s spread ±4 %, for
-    // a few more seconds per round (same machine, minutes apart); 12 cycles spread ±4–6 %.
+    // Many short windows per round: a round's ratio is a median over cycles, so more cycles narrow
+    // its spread, and short windows keep a drift of the machine from landing on one candidate.
     windowSec: 0.1,
     windows: 18,
     loginRounds: 5,
@@ -109,9 +109,8 @@ export const HTTP_BUDGETS: { readonly quick: HttpBudget; readonly full: HttpBudg
   full: {
     rounds: 10,
     warmupSec: 5,
-    // Short windows, as quick, and twice the cycles. Five cycles of 1 s windows made a round's ratio the
-    // median of five: ids-in-fastify's @fastify/session ÷ express-session read 1.13× [1.04–1.23] over 14
-    // rounds in 404 s, and with these 1.14× [1.12–1.16] over 10 rounds in 178 s (same commit, an hour apart).
+    // Short windows, as quick, and twice the cycles: a round's ratio is the median of many cycles
+    // rather than of a few long windows, which narrows it more per second spent.
     windowSec: 0.1,
     windows: 36,
     loginRounds: 4,

@@ -3,11 +3,9 @@ import { readFileSync } from 'node:fs'
 
 /**
  * Which cores the measured work may use. A thread free to move between virtual CPUs is timed with
- * every move: on a 2-vCPU KVM guest, 40 back-to-back pairs of one `crypto.pbkdf2` call (100,000
- * iterations) read 21 or 32 ms of CPU depending on where the pool thread ran (the pair ratios spread
- * by 28 %, a standard deviation in log space), and 20–23 ms (5 %) with the process pinned to one vCPU;
- * scrypt went from 7 % to 4 %, argon2id from 10 % to 7.5 %. Idle vCPUs are halted by the host and a
- * thread that wakes on one pays for it in time the guest counts as its own.
+ * every move: on a virtual machine, idle vCPUs are halted by the host and a thread that wakes on one
+ * pays for it in time the guest counts as its own, so the same call's CPU time depends on where its
+ * pool thread ran, and pinning the process to one vCPU narrows the spread of paired ratios.
  *
  * So the CPU-time suites run on one core (`onMeasureCore`): this process and every thread and process
  * it starts (the libuv pool, worker threads, the ids suite's measuring processes) inherit the pin. The

@@ -1,7 +1,21 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { consume } from './measure.js'
 import { median } from './stats.js'
+
+let sink: unknown
+
+/**
+ * Stores a result where the JIT cannot prove it unused, so the work that produced it is not dropped
+ * (the idea of mitata's `do_not_optimize`).
+ */
+export function consume(value: unknown): void {
+  sink = value
+}
+
+/** The last consumed value; tests read it to check the work really reached the sink. */
+export function lastConsumed(): unknown {
+  return sink
+}
 
 /** CPU milliseconds of this process (user + system, every thread): other processes' work is not in it. */
 export function cpuMs(): number {
@@ -81,6 +95,34 @@ export async function timeRound(
     wall.push(performance.now() - w0)
   } while (clock() - start < minMs)
   return { cpuMs: median(cpu), wallMs: median(wall) }
+}
+
+/** How `meanCallMs` samples: calls discarded first, then calls until both minimums are met. */
+export interface MeanCallPlan {
+  readonly warmups: number
+  readonly minMs: number
+  readonly minCalls: number
+}
+
+/**
+ * The mean wall time of one call, calls back to back after `warmups` discarded ones. The mean, not the
+ * median: a capacity (calls per second a core can serve) is the reciprocal of the mean, and an
+ * operation whose calls alternate between two durations has a median at either of them.
+ */
+export async function meanCallMs(
+  fn: () => Promise<unknown>,
+  plan: MeanCallPlan,
+  now: () => number = () => performance.now(),
+): Promise<number> {
+  for (let i = 0; i < plan.warmups; i++) consume(await fn())
+  await settle()
+  let calls = 0
+  const start = now()
+  do {
+    consume(await fn())
+    calls++
+  } while (calls < plan.minCalls || now() - start < plan.minMs)
+  return (now() - start) / calls
 }
 
 /** One round of a candidate timed in adjacent pairs with its baseline. */

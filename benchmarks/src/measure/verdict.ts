@@ -1,6 +1,6 @@
 /**
- * The one place where a ratio becomes an answer. Every suite, the runtimes tool, `compare`, `spread`,
- * `figures` and every reporter take their interval, verdict and words from here.
+ * The one place where a ratio becomes an answer: the interval and the verdict, as data. Every suite,
+ * `compare`, `spread` and `figures` take them from here; src/report/words.ts says them.
  *
  * The rule separates direction from precision, as Criterion.rs's change test and benchstat do:
  * - better / worse: the whole 95 % interval lies beyond the minimum effect (MIN_EFFECT_PCT);
@@ -99,7 +99,7 @@ const intervals = new Map<string, Interval>()
  * space, so A ÷ B reads worse exactly when B ÷ A reads better.
  */
 const marginEnds = (pct: number) => [1 + pct / 100, 1 / (1 + pct / 100)] as const
-const [UPPER, LOWER] = marginEnds(MIN_EFFECT_PCT)
+export const [UPPER, LOWER] = marginEnds(MIN_EFFECT_PCT)
 
 /**
  * The verdict of an interval of a ratio oriented so > 1 is better (see the rule at the top of this
@@ -171,19 +171,22 @@ export function leanOf(q: Pick<Ratio, 'value' | 'margin'>): 'better' | 'worse' |
  * `compare`. `margin` (percent) is given only for a claim judged at a margin of its own.
  */
 export function summarizeRatio(
-  baseline: string,
+  to: string | { readonly label: string; readonly against?: string },
   rounds: readonly number[],
   withheld?: string,
   margin?: number,
 ): Ratio {
+  const baseline = typeof to === 'string' ? to : to.label
+  const against = typeof to !== 'string' && to.against !== undefined ? { against: to.against } : {}
   const clean = rounds.filter((r) => r > 0 && Number.isFinite(r))
   const own = margin !== undefined && margin !== MIN_EFFECT_PCT ? { margin } : {}
   if (clean.length === 0)
-    return { baseline, value: 0, low: 0, high: 0, rounds: [], verdict: 'undecided', ...own }
+    return { baseline, ...against, value: 0, low: 0, high: 0, rounds: [], verdict: 'undecided', ...own }
   const interval = ratioInterval(clean)
   const verdict = withheld ? 'undecided' : judge(interval, clean.length, margin)
   return {
     baseline,
+    ...against,
     value: median(clean),
     ...interval,
     rounds: [...clean],
@@ -195,7 +198,7 @@ export function summarizeRatio(
 
 /** A ratio re-judged by the current rule from its own rounds: how results files of any age are read. */
 export function rejudge(q: Ratio): Ratio {
-  return summarizeRatio(q.baseline, q.rounds, q.withheld, q.margin)
+  return summarizeRatio({ label: q.baseline, against: q.against }, q.rounds, q.withheld, q.margin)
 }
 
 /**
@@ -214,53 +217,19 @@ export function perRoundRatios(
   })
 }
 
-/** Decimals that show the interval's width and no more: 0.7× [0.5–0.9], 0.031× [0.026–0.034], 4.9× [4.5–5.0]. */
-export function ratioDecimals(q: Pick<Ratio, 'value' | 'low' | 'high'>): number {
-  const halfWidth = (q.high - q.low) / 2
-  return Math.min(4, Math.max(0, halfWidth > 0 ? -Math.floor(Math.log10(halfWidth)) : 3))
-}
-
-/** A ratio's magnitude and interval with fitted digits: "0.77× [0.70–0.84]". */
-export function formatMagnitude(q: Pick<Ratio, 'value' | 'low' | 'high'>): string {
-  const d = ratioDecimals(q)
-  return `${q.value.toFixed(d)}× [${q.low.toFixed(d)}–${q.high.toFixed(d)}]`
-}
-
-/** The verdict's words: "worse", "same (±5 %)", "undecided, leans worse", "undecided (n = 3)". */
-export function verdictText(q: Ratio): string {
-  if (q.withheld) return `undecided (${q.withheld})`
-  if (q.verdict === 'same') return `same (±${q.margin ?? MIN_EFFECT_PCT} %)`
-  if (q.verdict !== 'undecided') return q.verdict
-  if (q.rounds.length < MIN_ROUNDS) return `undecided (n = ${q.rounds.length})`
-  const lean = leanOf(q)
-  return lean === 'same' ? 'undecided' : `undecided, leans ${lean}`
-}
-
-/** An A/A control's reading in words: it must read same; better or worse means the harness moved. */
-export function controlText(q: Ratio | undefined): string {
-  if (q?.verdict === 'better' || q?.verdict === 'worse') return `control read ${q.verdict}: suspect`
-  return q?.verdict === 'same' ? 'control: same' : 'control: undecided'
-}
+/** What the rule says of a goal (e.g. ≥ 98 % of a ceiling). */
+export type GoalVerdict = 'reached' | 'missed' | 'undecided' | 'too few rounds'
 
 /**
- * Whether a ratio reaches a goal (e.g. ≥ 98 % of a ceiling): yes or no only when the whole interval
- * lies on one side of it, with the rounds a decided verdict needs.
+ * Whether a ratio reaches a goal: reached or missed only when the whole interval lies on one side of
+ * it, with the rounds a decided verdict needs.
  */
-export function goalText(q: Ratio, goal: number): string {
-  if (q.rounds.length < MIN_ROUNDS) return `undecided (n = ${q.rounds.length})`
-  if (q.low >= goal) return 'yes'
-  if (q.high < goal) return 'no'
-  return 'undecided at this precision'
+export function goalVerdict(q: Ratio, goal: number): GoalVerdict {
+  if (q.rounds.length < MIN_ROUNDS) return 'too few rounds'
+  if (q.low >= goal) return 'reached'
+  if (q.high < goal) return 'missed'
+  return 'undecided'
 }
-
-/** A ratio as every reporter prints it: magnitude, interval and verdict. */
-export function formatRatio(q: Ratio): string {
-  if (q.rounds.length === 0) return 'not measured'
-  return `${formatMagnitude(q)} ${verdictText(q)}`
-}
-
-/** The rule in one sentence, for notes, READMEs and `--help`. */
-export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies beyond the ${MIN_EFFECT_PCT} % margin (above ${UPPER} or below ${LOWER.toFixed(3)} = 1 ÷ ${UPPER}, so A ÷ B and B ÷ A agree), same when it lies wholly inside it, undecided (with the side it leans to) when it straddles either end, or with fewer than ${MIN_ROUNDS} rounds.`
 
 /**
  * A ratio to a physical limit or a floor (the ids ceiling, the cheapest possible string) cannot exceed 1,
@@ -276,16 +245,13 @@ export function limitFlags(ratio: Ratio | undefined, limit = 1): string[] {
 /** The flag of an A/A control row: identical code measured twice, which must read "same". */
 export const CONTROL_FLAG = 'A/A control'
 
-/** Why a suite's verdicts are withheld, when one of its A/A controls read better or worse. */
-export function disagreement(
-  rows: readonly { flags: readonly string[]; ratios: readonly Ratio[]; label: string; group: string }[],
-): string | undefined {
-  const failed = rows.filter(
+/** The first A/A control of a suite that read better or worse: its verdicts are then withheld. */
+export function failedControl<R extends { flags: readonly string[]; ratios: readonly Ratio[] }>(
+  rows: readonly R[],
+): R | undefined {
+  return rows.find(
     (r) =>
       r.flags.includes(CONTROL_FLAG) &&
       (r.ratios[0]?.verdict === 'better' || r.ratios[0]?.verdict === 'worse'),
   )
-  if (failed.length === 0) return undefined
-  const first = failed[0] as (typeof failed)[number]
-  return `the harness disagrees with itself: A/A control ${first.label} (${first.group}) read ${formatMagnitude(first.ratios[0] as Ratio)}`
 }

@@ -3,15 +3,17 @@
  * that answer it. A README's findings block prints one line per claim from committed runs, so a
  * sentence like "bcryptjs is slower than native bcrypt" is always the current data's, with its interval.
  */
+import { againstOf, keyOf, matches, type RowKey, STRETCH_SETTINGS } from '../keys.js'
 import { CONTROL_FLAG } from '../measure/verdict.js'
-import type { Row } from '../types.js'
+import type { Ratio, Row } from '../types.js'
 
 export interface ClaimPart {
   /** What this part measures, in a few words ("hash", "verify", "K = 2"). */
   readonly label: string
+  /** The row that answers it, chosen by its key (src/keys.ts), never by a display label. */
   readonly pick: (row: Row) => boolean
-  /** Which of the row's ratios answers it, by its baseline's label (default: the first). */
-  readonly ratio?: (baseline: string) => boolean
+  /** Which of the row's ratios answers it, by its baseline's id (default: the first). */
+  readonly ratio?: (q: Ratio) => boolean
   /**
    * Reads that ratio against a ceiling instead of 1, named by the row's detail of that name (a
    * speed-up against min(K, cores)): its rounds divided by the ceiling and judged again, so "does not
@@ -29,14 +31,22 @@ export interface Claim {
   readonly parts: (rows: readonly Row[], cores: number) => readonly ClaimPart[]
 }
 
-const at = (suite: string, group: string, candidate: string) => (row: Row) =>
-  row.suite === suite && row.group === group && row.candidate === candidate
+const at = (want: Partial<RowKey>) => (row: Row) => matches(row, want)
+
+/** The same row as `row` (its whole key): for parts that enumerate a run's rows. */
+const same = (row: Row) => at(keyOf(row))
+
+/** The ratio to the baseline with this id (a candidate id, or `K=1`). */
+const against = (id: string) => (q: Ratio) => againstOf(q) === id
 
 /** A row of the quick run's ids-in-fastify suite, or of the on-request http suite's fastify group. */
 const inFastify = (candidate: string) => (row: Row) =>
   (row.suite === 'ids-in-fastify' || row.suite === 'http') &&
-  row.group === 'ids-in-framework · fastify' &&
-  row.candidate === candidate
+  matches(row, { setting: 'fastify', operation: 'request', candidate })
+
+const BCRYPT_10 = 'bcrypt:cost=10'
+const ARGON2ID_OWASP = 'argon2id:m=19456,t=2,p=1'
+const PBKDF2_OWASP = 'pbkdf2-sha256:iterations=600000'
 
 export const CLAIMS: readonly Claim[] = [
   {
@@ -44,8 +54,10 @@ export const CLAIMS: readonly Claim[] = [
     source:
       'the bcryptjs README and its users measured it about 30 % slower per hash (https://github.com/dcodeIO/bcrypt.js)',
     parts: () => [
-      { label: 'hash', pick: at('hash', 'bcrypt cost 10 · hash', '@authlab/hash-bcryptjs') },
-      { label: 'verify', pick: at('hash', 'bcrypt cost 10 · verify', '@authlab/hash-bcryptjs') },
+      ...(['hash', 'verify'] as const).map((operation) => ({
+        label: operation,
+        pick: at({ suite: 'hash', setting: BCRYPT_10, operation, candidate: '@authlab/hash-bcryptjs' }),
+      })),
     ],
   },
   {
@@ -61,8 +73,8 @@ export const CLAIMS: readonly Claim[] = [
         .flatMap((r) =>
           r.ratios.map((q) => ({
             label: `${r.label} ÷ ${q.baseline}`,
-            pick: at('lag', r.group, r.candidate),
-            ratio: (baseline: string) => baseline === q.baseline,
+            pick: same(r),
+            ratio: against(againstOf(q)),
           })),
         ),
   },
@@ -76,13 +88,13 @@ export const CLAIMS: readonly Claim[] = [
     parts: (rows, cores) => [
       ...['@authlab/hash-bcrypt', '@authlab/hash-node-rs-bcrypt'].map((id) => ({
         label: `${rows.find((r) => r.candidate === id)?.label ?? id}, K = ${cores} ÷ one at a time`,
-        pick: at('concurrency', `K=${cores}`, id),
-        ratio: (baseline: string) => baseline.startsWith('K=1'),
+        pick: at({ suite: 'concurrency', setting: `K=${cores}`, candidate: id }),
+        ratio: against('K=1'),
       })),
       {
         label: `bcrypt (pure JS), K = ${cores} ÷ one at a time, as a share of the limit ${cores}`,
-        pick: at('concurrency', `K=${cores}`, '@authlab/hash-bcryptjs'),
-        ratio: (baseline: string) => baseline.startsWith('K=1'),
+        pick: at({ suite: 'concurrency', setting: `K=${cores}`, candidate: '@authlab/hash-bcryptjs' }),
+        ratio: against('K=1'),
         ceiling: 'limit min(K, cores)',
       },
     ],
@@ -95,13 +107,12 @@ export const CLAIMS: readonly Claim[] = [
       rows
         .filter(
           (r) =>
-            r.suite === 'hash' &&
-            r.group === 'argon2id OWASP m=19456 t=2 p=1 · hash' &&
+            matches(r, { suite: 'hash', setting: ARGON2ID_OWASP, operation: 'hash' }) &&
             r.ratios.length > 0 &&
             !r.flags.includes('baseline') &&
             !r.flags.includes(CONTROL_FLAG),
         )
-        .map((r) => ({ label: r.label, pick: at('hash', r.group, r.candidate) })),
+        .map((r) => ({ label: r.label, pick: same(r) })),
   },
   {
     title:
@@ -117,18 +128,32 @@ export const CLAIMS: readonly Claim[] = [
       // count a client can afford. At the 600,000 iterations OWASP asks for today the fixed cost is a
       // fraction of a percent, and that part is asked at the suites' margin.
       ...rows
-        .filter((r) => r.suite === 'stretch' && r.candidate === '@authlab/hash-webcrypto')
-        .map((r) => ({
-          label: `${r.label} at 20,000 iterations`,
-          pick: at('stretch', r.group, r.candidate),
-          margin: 10,
-        })),
+        .filter((r) =>
+          matches(r, {
+            suite: 'stretch',
+            setting: STRETCH_SETTINGS.pbkdf2,
+            candidate: '@authlab/hash-webcrypto',
+          }),
+        )
+        .map((r) => ({ label: `${r.label} at 20,000 iterations`, pick: same(r), margin: 10 })),
+      // Row [4]: the chain's scrypt compiled to WASM or JS, every one with a ratio to the native [3].
       ...rows
-        .filter((r) => r.suite === 'stretch' && r.label.startsWith('[4]'))
-        .map((r) => ({ label: r.label, pick: at('stretch', r.group, r.candidate) })),
+        .filter(
+          (r) =>
+            matches(r, { suite: 'stretch', setting: STRETCH_SETTINGS.chain }) &&
+            !r.flags.includes('baseline') &&
+            !r.flags.includes(CONTROL_FLAG) &&
+            r.ratios.length > 0,
+        )
+        .map((r) => ({ label: r.label, pick: same(r) })),
       {
         label: "PBKDF2-SHA256 (WebCrypto) at OWASP's 600,000 iterations (hash suite)",
-        pick: at('hash', 'PBKDF2-SHA256 600k · hash', '@authlab/hash-webcrypto'),
+        pick: at({
+          suite: 'hash',
+          setting: PBKDF2_OWASP,
+          operation: 'hash',
+          candidate: '@authlab/hash-webcrypto',
+        }),
       },
     ],
   },
@@ -140,12 +165,12 @@ export const CLAIMS: readonly Claim[] = [
       {
         label: "@fastify/session's default against express-session's (uid-safe)",
         pick: inFastify('ref:fastify-session'),
-        ratio: (baseline) => baseline.startsWith('express-session'),
+        ratio: against('ref:express-session'),
       },
       {
         label: "authlab fast against @fastify/session's default",
         pick: inFastify('@authlab/id-fast'),
-        ratio: (baseline) => baseline.startsWith('@fastify/session'),
+        ratio: against('ref:fastify-session'),
         // Does a generator several times faster on its own still change a server's req/s by less than
         // the 13 % step the source reported? Asked at ±10 %, which the 5–8 rounds of a quick run
         // (±3–4 % each) resolve; ±5 % around a ratio near 1 would take about 16.
@@ -160,8 +185,8 @@ export interface FrameworkDefault {
   readonly framework: string
   /** Its session-ID generator's candidate id in the ids suite (a baseline there). */
   readonly id: string
-  /** Its default password hasher's candidate id, and the hash group at that hasher's own parameters. */
-  readonly hasher?: { readonly candidate: string; readonly group: string }
+  /** Its default password hasher's candidate id, and the hash setting at that hasher's own parameters. */
+  readonly hasher?: { readonly candidate: string; readonly setting: string }
 }
 
 /** The session-ID generator the table compares every framework's default with. */
@@ -173,7 +198,7 @@ export const FRAMEWORK_DEFAULTS: readonly FrameworkDefault[] = [
   {
     framework: 'better-auth',
     id: 'ref:better-auth',
-    hasher: { candidate: 'ref:better-auth-password', group: 'scrypt better-auth N=2^14 r=16 p=1 · hash' },
+    hasher: { candidate: 'ref:better-auth-password', setting: 'scrypt:ln=14,r=16,p=1' },
   },
   { framework: 'Auth.js, koa-session, hono-sessions', id: 'ref:randomUUID' },
 ]

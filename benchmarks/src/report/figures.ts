@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import { rejudge, VERDICT_RULE } from '../measure/verdict.js'
+import { againstOf, keyOf, matches, type RowKey } from '../keys.js'
+import { rejudge } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
 import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
@@ -9,6 +10,7 @@ import { groupRows } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
+import { VERDICT_RULE } from './words.js'
 
 /**
  * A README's figures live between these markers, which name the results files they come from (relative
@@ -67,7 +69,8 @@ function readmeGroups(suite: SuiteRecord, held: ReadonlyMap<Row, HeldRow>): [str
     group,
     rows.map((r) => held.get(r) as HeldRow),
   ])
-  if (suite.name === 'hash') return groups.filter(([g]) => g.startsWith('defaults'))
+  if (suite.name === 'hash')
+    return groups.filter(([, rows]) => rows.every((h) => keyOf(h.row).setting === 'defaults'))
   if (suite.name === 'concurrency') return []
   return groups
 }
@@ -181,7 +184,7 @@ export function candidateFigures(
   const table = alignedTable(['suite · group', 'figure', 'ratio to', how, 'verdict', 'also'], cells, (i) =>
     [1, 3].includes(i),
   )
-  const summary = `[all candidates](${join(toRoot, 'README.md')}#latest-figures)`
+  const summary = `[all candidates](${join(toRoot, 'benchmarks', 'README.md')}#latest-figures)`
   return [
     source(runs, files, toRoot),
     '',
@@ -197,7 +200,7 @@ export function candidateFigures(
  * against the part's ceiling when it names one, and at the part's own margin when it has one.
  */
 function focused(row: Row, part: ClaimPart): Row | undefined {
-  const found = part.ratio ? row.ratios.find((q) => part.ratio?.(q.baseline)) : row.ratios[0]
+  const found = part.ratio ? row.ratios.find((q) => part.ratio?.(q)) : row.ratios[0]
   const ceiling = part.ceiling === undefined ? 1 : row.details[part.ceiling]
   if (!found || typeof ceiling !== 'number' || !(ceiling > 0)) return undefined
   const scaled =
@@ -256,10 +259,7 @@ export function defaultsFigures(
   toRoot: string,
 ): string {
   const held = heldRows(runs)
-  const find = (suite: string, group: string | undefined, candidate: string) =>
-    held.find(
-      (h) => h.row.suite === suite && (!group || h.row.group === group) && h.row.candidate === candidate,
-    )
+  const find = (want: Partial<RowKey>) => held.find((h) => matches(h.row, want))
   const cell = (h: HeldRow | undefined, pick: (row: Row) => Ratio | undefined) => {
     const view = (row: Row): Row | undefined => {
       const q = pick(row)
@@ -270,15 +270,18 @@ export function defaultsFigures(
     const { ratio, verdict } = heldRatio({ row, runs: h.runs.flatMap((r) => view(r) ?? []), of: h.of })
     return `${ratio} ${verdict}`
   }
-  const best = find('ids', 'IDs/s', BEST_ID)
+  const ids = { suite: 'ids', operation: 'generate', runtime: undefined }
+  const best = find({ ...ids, candidate: BEST_ID })
   const cells = FRAMEWORK_DEFAULTS.map((f) => {
-    const own = find('ids', 'IDs/s', f.id)
+    const own = find({ ...ids, candidate: f.id })
     const idCell = cell(best, (row) => {
-      const q = row.ratios.find((r) => r.baseline === own?.row.label)
+      const q = row.ratios.find((r) => againstOf(r) === f.id)
       return q && inverted(q, best?.row.label ?? BEST_ID)
     })
-    const hash = f.hasher && find('hash', f.hasher.group, f.hasher.candidate)
-    const lag = f.hasher && find('lag', undefined, f.hasher.candidate)
+    const hash =
+      f.hasher &&
+      find({ suite: 'hash', setting: f.hasher.setting, operation: 'hash', candidate: f.hasher.candidate })
+    const lag = f.hasher && find({ suite: 'lag', candidate: f.hasher.candidate })
     return [
       f.framework,
       own?.row.label ?? f.id,

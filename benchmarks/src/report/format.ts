@@ -1,5 +1,6 @@
-import { CONTROL_FLAG, controlText, formatMagnitude, formatRatio, verdictText } from '../measure/verdict.js'
+import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { Row } from '../types.js'
+import { controlText, formatMagnitude, formatRatio, verdictText } from './words.js'
 
 /** Readable figures: counts and values from 1000 up as grouped integers, otherwise three significant digits. */
 export function formatNumber(n: number): string {

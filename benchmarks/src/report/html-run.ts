@@ -1,11 +1,12 @@
 import { medianInterval } from '../measure/stats.js'
-import { CONTROL_FLAG, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { renderSvg, type Strip, stripSpec } from './charts.js'
 import { formatNumber, formatRatio, groupRows, isWarning, runtimeOf, tableOf } from './format.js'
 import { type HtmlCell, type HtmlSection, type HtmlTable, renderHtml } from './html.js'
 import { suiteCharts } from './suite-charts.js'
+import { VERDICT_RULE } from './words.js'
 
 /** What each flag means, said where the flag is shown (matched by prefix). */
 const FLAG_MEANINGS: ReadonlyArray<readonly [string, string]> = [

@@ -1,7 +1,7 @@
-import { VERDICT_RULE } from '../measure/verdict.js'
 import type { ResultsFile } from '../results/results.js'
 import { markdownCell as escapeCell, markdownCode, markdownText, relativeHref } from './escape.js'
 import { groupRows, tableOf } from './format.js'
+import { VERDICT_RULE } from './words.js'
 
 export { escapeCell }
 

@@ -1,3 +1,4 @@
+import { keyText } from '../keys.js'
 import { type Interval, mannWhitney, median, shiftInterval } from '../measure/stats.js'
 import { judge, MIN_EFFECT_PCT, MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
 import type { Figure, Row } from '../types.js'
@@ -54,7 +55,7 @@ export interface Comparison {
   readonly onlyAfter: readonly string[]
 }
 
-const keyOf = (r: Row) => `${r.suite} · ${r.group} · ${r.candidate} [${r.unit}]`
+const keyOf = (r: Row) => `${keyText(r)} [${r.unit}]`
 
 /**
  * By default a row is compared through the per-round ratios to the baseline of its own rounds: a slower

@@ -131,6 +131,12 @@ export const RESULTS_SCHEMA = {
               properties: {
                 suite: string,
                 group: string,
+                key: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['setting', 'operation'],
+                  properties: { setting: string, operation: string },
+                },
                 candidate: string,
                 label: string,
                 runtime: string,
@@ -148,6 +154,7 @@ export const RESULTS_SCHEMA = {
                     required: ['baseline', 'value', 'low', 'high', 'rounds', 'verdict'],
                     properties: {
                       baseline: string,
+                      against: string,
                       value: number,
                       low: number,
                       high: number,

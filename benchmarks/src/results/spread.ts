@@ -1,5 +1,6 @@
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, MIN_EFFECT_PCT } from '../measure/verdict.js'
+import { againstOf, keyText } from '../keys.js'
 import type { Ratio, Row } from '../types.js'
 import type { ResultsFile } from './results.js'
 
@@ -15,8 +16,8 @@ export interface RatioSpread {
   readonly maxDeviationPct: number
 }
 
-/** The key a row keeps from run to run. */
-export const rowKey = (row: Row) => `${row.suite} · ${row.group} · ${row.candidate}`
+/** The key a row keeps from run to run (src/keys.ts): not its labels. */
+export const rowKey = (row: Row) => keyText(row)
 
 /** Range, median and the farthest value's distance from the median (in percent of it) of one figure's runs. */
 export function spreadOf(values: readonly number[]): Pick<RatioSpread, 'min' | 'max' | 'median' | 'maxDeviationPct'> {
@@ -79,7 +80,7 @@ function ratiosOf(file: ResultsFile): Map<string, { suite: string; control: bool
     // other baselines repeat that baseline's and are no comparison of their own.
     for (const ratio of control ? row.ratios.slice(0, 1) : row.ratios) {
       if (ratio.rounds.length === 0) continue
-      map.set(`${rowKey(row)} ÷ ${ratio.baseline}`, { suite: row.suite, control, ratio })
+      map.set(`${rowKey(row)} ÷ ${againstOf(ratio)}`, { suite: row.suite, control, ratio })
     }
   }
   return map

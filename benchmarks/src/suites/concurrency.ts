@@ -6,7 +6,8 @@ import { pinMainThread } from '../measure/placement.js'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, limitFlags, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG, limitFlags, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import { threadpoolNote } from '../results/env.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
 
@@ -140,10 +141,10 @@ export const concurrencySuite: Suite = {
     const speedUpAt = (rounds: readonly (Round | undefined)[], k: number) =>
       rounds.flatMap((r) => (r?.speedUp.has(k) ? [r.speedUp.get(k) as number] : []))
     const ratioAt = (rounds: readonly (Round | undefined)[], k: number): Ratio =>
-      summarizeRatio(ONE_ALONE, speedUpAt(rounds, k))
+      summarizeRatio({ label: ONE_ALONE, against: 'K=1' }, speedUpAt(rounds, k))
     const controlOf = (rounds: readonly (Round | undefined)[]) =>
       summarizeRatio(
-        'the first single hash of each sequence',
+        { label: 'the first single hash of each sequence', against: 'K=1:first' },
         rounds.flatMap((r) => (r?.control !== undefined ? [r.control] : [])),
       )
     // The event loop on one core, the pools (started by the warm-ups above) on every core.
@@ -189,6 +190,7 @@ export const concurrencySuite: Suite = {
         )
         rows.push({
           group: 'K=1 again (A/A control)',
+          key: { setting: 'K=1', operation: 'hash' },
           candidate: plan.id,
           label: plan.label,
           value: median(again),
@@ -206,6 +208,7 @@ export const concurrencySuite: Suite = {
         const limit = Math.min(k, ctx.cores)
         rows.push({
           group: `K=${k}`,
+          key: { setting: `K=${k}`, operation: 'hash' },
           candidate: plan.id,
           label: plan.label,
           value: median(perSecond),

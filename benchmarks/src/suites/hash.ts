@@ -1,15 +1,19 @@
 import { findAlgorithm, type PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
+import { settingKey } from '../keys.js'
 import { configurationKey, recordCallMs } from '../measure/call-cost.js'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
   readonly group: string
+  /** The setting as data (src/keys.ts): `defaults` or the algorithm at its parameters. */
+  readonly setting: string
   readonly candidate: HashCandidate
   readonly hasher: PasswordHasher
   /** The A/A control: the same configuration as `candidate`'s native entry, measured as a separate one. */
@@ -31,7 +35,7 @@ function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: str
   const entries: Entry[] = []
   for (const candidate of hashers) {
     try {
-      entries.push({ group: 'defaults', candidate, hasher: candidate.create() })
+      entries.push({ group: 'defaults', setting: 'defaults', candidate, hasher: candidate.create() })
     } catch (error) {
       notes.push(`${candidate.id}: its defaults cannot be built (${(error as Error).message})`)
     }
@@ -39,7 +43,13 @@ function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: str
   for (const setting of costSettings().filter((s) => budget.allSettings || s.quick)) {
     for (const candidate of hashers) {
       const hasher = instantiate(candidate, setting)
-      if (hasher) entries.push({ group: setting.label, candidate, hasher })
+      if (hasher)
+        entries.push({
+          group: setting.label,
+          setting: settingKey(setting.family, setting.options),
+          candidate,
+          hasher,
+        })
     }
   }
   return entries
@@ -73,9 +83,9 @@ export const hashSuite: Suite = {
         (n) =>
           n.group === e.group && !n.control && n.candidate.id === nativeHashers()[e.hasher.info.algorithm],
       )
-    // The A/A control: native bcrypt's defaults again, as its own entry. Not a memory-hard hasher: argon2id's
-    // 19 MiB per call read 9–37 ms from round to round under load (page faults, memory bandwidth shared with
-    // other processes) and would set a floor that hides every other difference; bcrypt's 4 KiB state read ±5 %.
+    // The A/A control: native bcrypt's defaults again, as its own entry. Not a memory-hard hasher: a call
+    // touching MiBs varies from round to round with page faults and memory bandwidth shared with other
+    // processes, a floor that would hide every other difference; bcrypt's state is 4 KiB.
     const natives = entries.filter((e) => e.group === 'defaults' && nativeOf(e) === e)
     const controlBase = natives.find((e) => e.hasher.info.algorithm === 'bcrypt') ?? natives[0]
     if (controlBase) entries.push({ ...controlBase, control: true })
@@ -145,7 +155,9 @@ export const hashSuite: Suite = {
       ctx.budget.hashRounds,
       ctx.seed,
       async (entry, round): Promise<Round> => {
-        ctx.progress.step(`round ${round + 1} · ${entry.candidate.label} (${describeParams(entry.hasher)})`)
+        ctx.progress.step(
+          `round ${round + 1} · ${entry.hasher.info.displayName} (${describeParams(entry.hasher)})`,
+        )
         const calls = (e: Entry) => {
           const stored = encoded.get(keyOf(e)) as string
           return {
@@ -208,7 +220,12 @@ export const hashSuite: Suite = {
         const clean = cpu.filter((v): v is number => v !== undefined)
         const native = nativeOf(entry)
         const ratios: Ratio[] = native
-          ? [summarizeRatio(native.hasher.info.displayName, vsNativeOf(entry, op))]
+          ? [
+              summarizeRatio(
+                { label: native.hasher.info.displayName, against: native.candidate.id },
+                vsNativeOf(entry, op),
+              ),
+            ]
           : []
         const flags: string[] = []
         if (native === entry) flags.push('baseline')
@@ -221,6 +238,7 @@ export const hashSuite: Suite = {
         const wall = roundsOf(entry).flatMap((r) => (r?.[op] ? [r[op].wallMs] : []))
         rows.push({
           group: `${entry.group} · ${op}`,
+          key: { setting: entry.setting, operation: op },
           candidate: entry.control ? `${entry.candidate.id} (A/A)` : entry.candidate.id,
           // The instance's own name: a multi-algorithm package labels each configuration differently.
           label: entry.control

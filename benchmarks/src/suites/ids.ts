@@ -1,7 +1,8 @@
 import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
 import { roundsBeforeInterlude, runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import type { IdCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 import { type IdRound, measureIdsInChild } from './ids-measure.js'
 
@@ -48,7 +49,10 @@ export const idsSuite: Suite = {
         const base = list.find((c) => c.id === id)
         if (!base || base === candidate) return []
         return [
-          summarizeRatio(base.label, perRoundRatios(values, relativeSpeed(results.get(base) ?? []), true)),
+          summarizeRatio(
+            { label: base.label, against: base.id },
+            perRoundRatios(values, relativeSpeed(results.get(base) ?? []), true),
+          ),
         ]
       })
     }
@@ -59,7 +63,7 @@ export const idsSuite: Suite = {
       (candidate, round) => {
         progress.step(`round ${round + 1} · ${candidate.label}`)
         // The first round's process also measures the retained heap, after its timing: a small heap of
-        // its own collects in milliseconds, where this process's took seconds per candidate.
+        // its own collects in milliseconds, where this process's large one takes seconds per candidate.
         const heap =
           round === 0 && !candidate.id.endsWith(CONTROL_SUFFIX)
             ? {
@@ -115,6 +119,7 @@ export const idsSuite: Suite = {
       if (failure !== undefined) flags.push(`failed: ${failure}`)
       return {
         group: 'IDs/s',
+        key: { setting: 'defaults', operation: 'generate' },
         candidate: candidate.id,
         label: candidate.label,
         value: median(clean),

@@ -5,7 +5,8 @@ import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
 import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
-import { perRoundRatios, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { perRoundRatios, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import type { Budget, HashCandidate, Suite, SuiteRow } from '../types.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
@@ -103,8 +104,8 @@ export const lagSuite: Suite = {
     ctx.progress.plan(plans.length * ctx.budget.lagRounds)
     // The share of the hashing time in which the 1 ms timer still ran: about 1 for a hasher that leaves
     // the loop free, about 1 ÷ (ms per hash) for one that holds it. A steadier figure to compare than the
-    // max delay, which for two free loops is a few ms of scheduling noise; 1 − event-loop utilization,
-    // tried instead, read 0 for a blocking hasher (no ratio) and spread 18–40 % between free ones.
+    // max delay, which for two free loops is a few ms of scheduling noise; 1 − event-loop utilization
+    // is 0 for every blocking hasher, so it gives no ratio.
     const loopFree = (rounds: LagRounds) =>
       rounds.map((r) => (r ? (r.ticksPerHash * TICK_MS) / r.msPerHash : undefined))
     type Plan = (typeof plans)[number]
@@ -126,7 +127,7 @@ export const lagSuite: Suite = {
     const ratiosOf = (plan: Plan, results: ReadonlyMap<Plan, LagRounds>) =>
       baselinesOf(plan).map((base) => ({
         ratio: summarizeRatio(
-          base.candidate.label,
+          { label: base.candidate.label, against: base.candidate.id },
           perRoundRatios(loopFree(results.get(plan) ?? []), loopFree(results.get(base) ?? []), true),
         ),
         partners: [base],
@@ -158,6 +159,7 @@ export const lagSuite: Suite = {
       const clean = maxDelays(rounds).filter((v): v is number => v !== undefined)
       rows.push({
         group: 'event-loop delay while hashing',
+        key: { setting: 'defaults', operation: 'hash' },
         candidate: plan.candidate.id,
         label: plan.candidate.label,
         value: median(clean),

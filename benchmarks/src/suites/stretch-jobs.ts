@@ -1,6 +1,7 @@
 import type { KeyDerivation, PasswordHasher, Stretcher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
+import { STRETCH_SETTINGS } from '../keys.js'
 import type { Candidates, HashCandidate, StretchCandidate, SuiteContext } from '../types.js'
 import type { RemoteHelper } from './stretch-remote.js'
 
@@ -37,6 +38,8 @@ function backends(hashers: readonly HashCandidate[], setting: CostSetting) {
 
 export interface Job {
   readonly group: string
+  /** Which row of the onepw table it reproduces, as data (src/keys.ts). */
+  readonly setting: string
   readonly id: string
   readonly label: string
   readonly native: boolean
@@ -71,6 +74,7 @@ export function localJobs(candidates: Candidates, chains: readonly Chain[], note
   for (const { candidate, kdf } of backends(candidates.hashers, PBKDF2_20K)) {
     jobs.push({
       group: '[1] PBKDF2-SHA256 20,000 iterations',
+      setting: STRETCH_SETTINGS.pbkdf2,
       id: candidate.id,
       label: kdf.info.displayName,
       native: candidate.id === nativeHashers()['pbkdf2-sha256'],
@@ -96,6 +100,7 @@ export function localJobs(candidates: Candidates, chains: readonly Chain[], note
       }
       const job: Job = {
         group: chainGroup(chain),
+        setting: STRETCH_SETTINGS.chain,
         id: `${chain.id}+${candidate.id}`,
         label: `${native ? '[3]' : '[4]'} scrypt: ${kdf.info.displayName}`,
         native,
@@ -129,6 +134,7 @@ export function remoteJobs(
     return [
       {
         group: wallGroup(chain),
+        setting: STRETCH_SETTINGS.remote,
         id: `${chain.id}+remote-helper${suffix}`,
         label: `[2] scrypt: remote helper (${remote.network})`,
         native: false,

@@ -2,7 +2,8 @@ import { startRemoteScrypt } from '@authlab/stretch-helper'
 import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, summarizeRatio, VERDICT_RULE } from '../measure/verdict.js'
+import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
+import { VERDICT_RULE } from '../report/words.js'
 import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
 import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './stretch-jobs.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
@@ -121,13 +122,16 @@ function cpuRow(job: Job, nativeJob: Job | undefined, control: Job | undefined, 
   const ms = clean(cpu)
   return {
     group: job.group,
+    key: { setting: job.setting, operation: 'derive' },
     candidate: job.id,
     label: job.label,
     value: 1000 / median(ms),
     unit: 'ops/CPU-s',
     higherIsBetter: true,
     rounds: ms.map((v) => 1000 / v),
-    ratios: nativeJob ? [summarizeRatio(nativeJob.label, vsOf(timings(job)))] : [],
+    ratios: nativeJob
+      ? [summarizeRatio({ label: nativeJob.label, against: nativeJob.id }, vsOf(timings(job)))]
+      : [],
     details: { 'CPU ms (median)': median(ms), 'wall ms (median)': median(clean(wallOf(timings(job)))) },
     flags: job.native ? ['baseline'] : job === control ? [CONTROL_FLAG] : [],
   }
@@ -142,6 +146,7 @@ function wallRows(job: Job, timings: Timings, retried: number): SuiteRow[] {
     const wall = clean(wallOf(timings(of)))
     return {
       group: job.group,
+      key: { setting: job.setting, operation: 'derive' },
       candidate: of.id,
       label: of.label,
       value: 1000 / median(wall),
@@ -160,7 +165,7 @@ function wallRows(job: Job, timings: Timings, retried: number): SuiteRow[] {
   const retries =
     retried > 0 ? [`noisy: ${retried} retried helper calls (their backoff is in the wall time)`] : []
   if (!local) return [row(job, [], retries)]
-  const ratio = summarizeRatio(local.label, vsOf(timings(job)))
+  const ratio = summarizeRatio({ label: local.label, against: local.id }, vsOf(timings(job)))
   return [row(local, [], ['baseline', 'same rounds as its CPU-time row']), row(job, [ratio], retries)]
 }
 

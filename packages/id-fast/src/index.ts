@@ -67,8 +67,8 @@ export function createIdGenerator(options?: FastIdOptions): IdGenerator {
   }
   const compiled = compileGenerator(length, poolBytes)
   const generate = compiled ?? plainGenerator(length, poolBytes)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       ...shape,
       name: '@authlab/id-fast',
       displayName: 'authlab fast',
@@ -77,7 +77,7 @@ export function createIdGenerator(options?: FastIdOptions): IdGenerator {
       poolBytes,
     },
     generate,
-  )
+  })
 }
 
 /**

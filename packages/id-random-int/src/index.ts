@@ -26,8 +26,8 @@ export function createIdGenerator(options?: RandomIntIdOptions): IdGenerator {
   const { length } = shape
   const compiled = compileGenerator(length)
   const generate = compiled ?? plainGenerator(length)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       ...shape,
       name: '@authlab/id-random-int',
       displayName: 'randomInt per character',
@@ -36,7 +36,7 @@ export function createIdGenerator(options?: RandomIntIdOptions): IdGenerator {
       poolBytes: 6 * 1024,
     },
     generate,
-  )
+  })
 }
 
 const ALPHABET = [...BASE64URL_ALPHABET]

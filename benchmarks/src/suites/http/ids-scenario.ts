@@ -3,7 +3,8 @@ import { HTTP_CEILING as CEILING } from '../../discover/baselines.js'
 import type { HttpBudget } from '../../measure/budget.js'
 import { runRounds, undecidedWithPartners } from '../../measure/rounds.js'
 import { median } from '../../measure/stats.js'
-import { CONTROL_FLAG, goalText, summarizeRatio } from '../../measure/verdict.js'
+import { CONTROL_FLAG, summarizeRatio } from '../../measure/verdict.js'
+import { goalText } from '../../report/words.js'
 import type { IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
@@ -59,8 +60,8 @@ type RoundRates = ReadonlyMap<IdCandidate, readonly (number | undefined)[]>
  * ids-in-framework: GET / without a cookie, so every request generates an ID and stores a session.
  * Every round starts one fresh server on the servers' core that holds every candidate's generator and
  * lets the request pick one by a header (a process per round: the interval resamples processes; the
- * store starts empty each round, since a store grown over earlier rounds, through its GC presumably,
- * made the biggest difference between rounds of a reused server: 21–38 k req/s). The server is warmed
+ * store starts empty each round, since the size of a store grown over the rounds of a reused server,
+ * through its GC, moves its rate more than any generator does). The server is warmed
  * until its rate stops rising, then the round runs `windows` cycles of one short window per candidate,
  * in a fresh order each cycle, on kept-alive connections: a ratio compares windows of the same cycle,
  * a second or so apart, so the machine's speed and the store's size at that moment are in both. A
@@ -108,7 +109,7 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
         const ratio = cycleRatio(r?.get(candidate) ?? [], r?.get(base) ?? [])
         return ratio === undefined ? [] : [ratio]
       })
-      return [summarizeRatio(base.label, perRound)]
+      return [summarizeRatio({ label: base.label, against: base.id }, perRound)]
     })
   const ROUND = 'round'
   const measured = await runRounds(
@@ -141,9 +142,10 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
     })
     const summary = summarizeRounds(samples)
     const ratios = ratiosIn(rounds, candidate)
-    const ceiling = ratios.find((q) => q.baseline === scenario.ids.find((c) => c.id === CEILING)?.label)
+    const ceiling = ratios.find((q) => q.against === CEILING)
     return {
       group: `ids-in-framework · ${framework}`,
+      key: { setting: framework, operation: 'request' },
       candidate: candidate.id,
       label: candidate.label,
       value: finite(summary.median),

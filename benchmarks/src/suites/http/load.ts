@@ -51,8 +51,7 @@ function optionsFor(url: string, options: LoadOptions): autocannon.Options {
 /**
  * One autocannon run through its programmatic API (no pipelining: one request per connection at a time).
  * Rates use the first and last moments read here, not autocannon's `duration` (whole seconds, and it
- * includes the idle tail until its next sampling tick: a 22-login round of 2.4 s once read as exactly
- * 11 logins/s).
+ * includes the idle tail until its next sampling tick, which rounds a short run's rate down).
  */
 export function load(url: string, options: LoadOptions): Promise<LoadResult> {
   const pid = options.serverPid

@@ -1,5 +1,6 @@
 import type { Framework } from '@authlab/servers'
 import { BENCH_PASSWORD, type CostSetting, costSettings, instantiate } from '../../discover/settings.js'
+import { loginSetting, settingKey } from '../../keys.js'
 import type { HttpBudget } from '../../measure/budget.js'
 import { processCpuMs } from '../../measure/process-cpu.js'
 import { shuffledRounds } from '../../measure/rounds.js'
@@ -54,13 +55,12 @@ export async function loginEntries(
       if (!hasher) continue
       // The framework is not used when timing; the process builds the same hasher the servers will.
       const spec = { framework: 'fastify', generator, hasher: candidate.id, setting: setting.label } as const
-      // At least 5 samples and 400 ms: hash-wasm's argon2id alternates 37 and 47 ms verifies, and 3 samples
-      // read it anywhere from 41 to 53 ms, so servers "beat" their limit by up to 25 %.
+      // At least 5 calls and 400 ms: a hasher whose verifies alternate between two durations needs
+      // several of each in the mean, or servers "beat" their limit.
       const singleMs = await timeVerifyInProcess(spec, placement.serverCpu, {
-        timeMs: 400,
-        minSamples: 5,
-        warmupMs: 0,
-        warmupSamples: budget.warmupLogins,
+        warmups: budget.warmupLogins,
+        minMs: 400,
+        minCalls: 5,
       })
       const perSec = (placement.serverCores * 1000) / singleMs
       const logins = Math.max(4, Math.round(perSec * budget.loginSec))
@@ -166,14 +166,22 @@ export async function loginScenario(
         : ((limit.perSec * limit.singleMs) / withOwnWork) *
           Math.max(0, 1 - own.probeShare / placement.serverCores)
     const ratio = summarizeRatio(
-      withOwnWork === undefined
-        ? 'cores ÷ single-hash time'
-        : "cores less the health checks' share ÷ (single-hash time + the server's own work)",
+      {
+        label:
+          withOwnWork === undefined
+            ? 'cores ÷ single-hash time'
+            : "cores less the health checks' share ÷ (single-hash time + the server's own work)",
+        against: 'limit',
+      },
       (samples.get(e) ?? []).flatMap((s) => (s.failures === 0 ? [s.value / perSec] : [])),
     )
     const cpu = median(cpuPerLogin.get(e) ?? [])
     return {
       group: `login · ${framework} · ${e.setting.label}`,
+      key: {
+        setting: loginSetting(framework, settingKey(e.setting.family, e.setting.options)),
+        operation: 'login',
+      },
       candidate: e.candidate.id,
       label: e.label,
       value: finite(summary.median),

@@ -14,7 +14,7 @@ import { checkIdGenerator, type PasswordHasher } from '@authlab/core'
 import { createUserDirectory, FRAMEWORKS } from '@authlab/servers'
 import { loadCandidates } from '../../discover/candidates.js'
 import { BENCH_PASSWORD, costSettings, instantiate } from '../../discover/settings.js'
-import { type MeasureOptions, measureAsync } from '../../measure/measure.js'
+import { type MeanCallPlan, meanCallMs } from '../../measure/sample.js'
 import type { IdCandidate } from '../../types.js'
 import { BENCH_USER, GENERATOR_HEADER, NO_HASH, type ServerSpec } from './servers.js'
 
@@ -89,18 +89,17 @@ async function serve(spec: ServerSpec): Promise<void> {
   process.stdin.on('end', () => void server.close().then(() => process.exit(0)))
 }
 
-async function timeVerify(spec: ServerSpec, options: MeasureOptions): Promise<void> {
+async function timeVerify(spec: ServerSpec, plan: MeanCallPlan): Promise<void> {
   const { hasher } = await resolveSpec(spec)
   const encoded = await hasher.hash(BENCH_PASSWORD)
-  const single = await measureAsync(() => hasher.verify(encoded, BENCH_PASSWORD), options)
-  process.stdout.write(`${JSON.stringify({ singleMs: single.mean })}\n`)
+  const singleMs = await meanCallMs(() => hasher.verify(encoded, BENCH_PASSWORD), plan)
+  process.stdout.write(`${JSON.stringify({ singleMs })}\n`)
   process.exit(0)
 }
 
 const [specArg = '{}', mode, optionsArg = '{}'] = process.argv.slice(2)
 const spec = JSON.parse(specArg) as ServerSpec
-const work =
-  mode === '--time-verify' ? timeVerify(spec, JSON.parse(optionsArg) as MeasureOptions) : serve(spec)
+const work = mode === '--time-verify' ? timeVerify(spec, JSON.parse(optionsArg) as MeanCallPlan) : serve(spec)
 work.catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
   process.exit(1)

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { Framework } from '@authlab/servers'
 import { spawnJsonChild } from '../../measure/isolated.js'
-import type { MeasureOptions } from '../../measure/measure.js'
+import type { MeanCallPlan } from '../../measure/sample.js'
 
 // Always the built entry (benchmarks/dist), also when this module runs from src/ under the test runner.
 const ENTRY = fileURLToPath(new URL('../../../dist/suites/http/server-process.js', import.meta.url))
@@ -37,11 +37,11 @@ export async function startServerProcess(spec: ServerSpec, cpu: number | undefin
 export async function timeVerifyInProcess(
   spec: ServerSpec,
   cpu: number | undefined,
-  options: MeasureOptions,
+  plan: MeanCallPlan,
 ): Promise<number> {
   const { firstLine } = spawnJsonChild(
     ENTRY,
-    [JSON.stringify(spec), '--time-verify', JSON.stringify(options)],
+    [JSON.stringify(spec), '--time-verify', JSON.stringify(plan)],
     cpu,
   )
   return ((await firstLine) as { singleMs: number }).singleMs

@@ -21,7 +21,7 @@ export const SIGNIFICANCE = 1e-6
  * so at this n a 2^D-valued generator has a duplicate with probability ≥ 1 − SIGNIFICANCE, and any
  * period shorter than n repeats an ID with certainty. More IDs decide nothing about a correct generator:
  * with b ≥ 128 declared bits a false alarm has probability ≤ n²/2^(b+1) < 1e-27 (see uniqueSize).
- * 1,000,000 IDs (the earlier size) only raised the detectable space from 2^32 to 2^35.
+ * The detectable space grows only with n²: a million IDs would reach 2^35.
  */
 export const DEFAULT_UNIQUE = Math.ceil(
   Math.sqrt(2 ** (UNIQUE_DETECTS_BITS + 1) * Math.log(1 / SIGNIFICANCE)),

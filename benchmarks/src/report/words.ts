@@ -1,0 +1,71 @@
+/**
+ * The words for what src/measure/verdict.ts decides: a ratio's magnitude and verdict, an A/A control's
+ * reading, a goal, a withheld suite and the rule itself. The decision never depends on these strings.
+ */
+import {
+  type GoalVerdict,
+  goalVerdict,
+  LOWER,
+  leanOf,
+  MIN_EFFECT_PCT,
+  MIN_ROUNDS,
+  UPPER,
+} from '../measure/verdict.js'
+import type { Ratio } from '../types.js'
+
+/** Decimals that show the interval's width and no more: 0.7× [0.5–0.9], 0.031× [0.026–0.034], 4.9× [4.5–5.0]. */
+export function ratioDecimals(q: Pick<Ratio, 'value' | 'low' | 'high'>): number {
+  const halfWidth = (q.high - q.low) / 2
+  return Math.min(4, Math.max(0, halfWidth > 0 ? -Math.floor(Math.log10(halfWidth)) : 3))
+}
+
+/** A ratio's magnitude and interval with fitted digits: "0.77× [0.70–0.84]". */
+export function formatMagnitude(q: Pick<Ratio, 'value' | 'low' | 'high'>): string {
+  const d = ratioDecimals(q)
+  return `${q.value.toFixed(d)}× [${q.low.toFixed(d)}–${q.high.toFixed(d)}]`
+}
+
+/** The verdict's words: "worse", "same (±5 %)", "undecided, leans worse", "undecided (n = 3)". */
+export function verdictText(q: Ratio): string {
+  if (q.withheld) return `undecided (${q.withheld})`
+  if (q.verdict === 'same') return `same (±${q.margin ?? MIN_EFFECT_PCT} %)`
+  if (q.verdict !== 'undecided') return q.verdict
+  if (q.rounds.length < MIN_ROUNDS) return `undecided (n = ${q.rounds.length})`
+  const lean = leanOf(q)
+  return lean === 'same' ? 'undecided' : `undecided, leans ${lean}`
+}
+
+/** An A/A control's reading in words: it must read same; better or worse means the harness moved. */
+export function controlText(q: Ratio | undefined): string {
+  if (q?.verdict === 'better' || q?.verdict === 'worse') return `control read ${q.verdict}: suspect`
+  return q?.verdict === 'same' ? 'control: same' : 'control: undecided'
+}
+
+/** A ratio as every reporter prints it: magnitude, interval and verdict. */
+export function formatRatio(q: Ratio): string {
+  if (q.rounds.length === 0) return 'not measured'
+  return `${formatMagnitude(q)} ${verdictText(q)}`
+}
+
+/** The rule in one sentence, for notes, READMEs and `--help`. */
+export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies beyond the ${MIN_EFFECT_PCT} % margin (above ${UPPER} or below ${LOWER.toFixed(3)} = 1 ÷ ${UPPER}, so A ÷ B and B ÷ A agree), same when it lies wholly inside it, undecided (with the side it leans to) when it straddles either end, or with fewer than ${MIN_ROUNDS} rounds.`
+
+/** Whether a ratio reaches a goal, in the words of a table cell. */
+export function goalText(q: Ratio, goal: number): string {
+  const words: Record<GoalVerdict, string> = {
+    reached: 'yes',
+    missed: 'no',
+    undecided: 'undecided at this precision',
+    'too few rounds': `undecided (n = ${q.rounds.length})`,
+  }
+  return words[goalVerdict(q, goal)]
+}
+
+/** Why a suite's verdicts are withheld: the A/A control that read better or worse. */
+export function disagreementText(control: {
+  label: string
+  group: string
+  ratios: readonly Ratio[]
+}): string {
+  return `the harness disagrees with itself: A/A control ${control.label} (${control.group}) read ${formatMagnitude(control.ratios[0] as Ratio)}`
+}
