@@ -9,6 +9,7 @@ import { installedVersion } from '@authlab/workspace'
 import { writeRegularFile } from './files/regular.js'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
+import { writeTradeOffCharts } from './report/advice-chart-files.js'
 import { auditText } from './report/audit.js'
 import { renderComparison } from './report/compare.js'
 import { terminalLines, terminalText } from './report/escape.js'
@@ -324,8 +325,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (positionals[0] === 'compare') return compareCommand(positionals.slice(1), values, startDir, io)
     if (positionals[0] === 'spread') return spreadCommand(positionals.slice(1), startDir, io)
     if (positionals[0] === 'report') return await reportCommand(positionals.slice(1), startDir, io)
-    if (positionals[0] === 'figures')
-      return figuresCommand(io.root ?? resolve(PACKAGE_DIR, '..'), startDir, values.from, values.check, io)
+    if (positionals[0] === 'figures') {
+      const root = io.root ?? resolve(PACKAGE_DIR, '..')
+      const code = figuresCommand(root, startDir, values.from, values.check, io)
+      const read = (f: string) => readResults(resultsPathInside(root, f))
+      const charts = await writeTradeOffCharts(root, read, values.check, (l) => io.stderr(`${l}\n`))
+      return values.check && charts > 0 ? EXIT.regression : code
+    }
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
     const mode = values.full ? 'full' : 'quick'
     const suites = selectSuites(

@@ -5,6 +5,7 @@ import { InvalidOptionError } from '@authlab/core'
 import { filterCandidates, loadCandidates } from './discover/candidates.js'
 import { onMeasureCore, placementNote } from './measure/placement.js'
 import { CONTROL_FLAG, failedControl, summarizeRatio } from './measure/verdict.js'
+import { adviceTerminal } from './report/advice-report.js'
 import { writeReports } from './report/files.js'
 import { renderTerminal, type TerminalOptions } from './report/terminal.js'
 import { disagreementText } from './report/words.js'
@@ -228,5 +229,6 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   const json = join(options.outDir, `${stem}.json`)
   writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`)
   const files = [json, ...(await writeReports(results, options.outDir, stem))]
+  options.stdout(adviceTerminal(results))
   return { results, files }
 }

@@ -125,6 +125,8 @@ describe('calibrate is @authlab/calibrate’s command', () => {
       'bcrypt',
       '--samples',
       '3',
+      // What is checked is the floor, not a time: a busy test machine must not refuse it.
+      '--allow-load',
     ])
     expect(code).toBe(EXIT.ok)
     // bcrypt never goes below cost 10 (OWASP), so a 20 ms target is reported as missed with the reason.

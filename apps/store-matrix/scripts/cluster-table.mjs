@@ -27,39 +27,98 @@ const median = (values) => {
 const range = (values, digits) =>
   `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`
 
-/** The main column: every fault × pattern with the store's slot-map rebuild, the old master back at once. */
+/** The client row set a report belongs to (scripts/cluster-faults.mjs CLIENTS). */
+export function clientLabel(report) {
+  if (report.client === 'ioredis') return 'ioredis 6 (store adapter)'
+  return report.refreshOnFailure ? 'node-redis 6 + slot-map rebuild' : 'node-redis 6 as shipped'
+}
+const CLIENT_ORDER = [
+  'node-redis 6 as shipped',
+  'node-redis 6 + slot-map rebuild',
+  'ioredis 6 (store adapter)',
+]
+const clientsIn = (reports) => CLIENT_ORDER.filter((label) => reports.some((r) => clientLabel(r) === label))
+
+/** The main column: every client × fault × pattern, the old master back at once. */
 export function faultTable(results) {
   const rows = results.faults
-    .filter((r) => r.refreshOnFailure && r.keepDownMs === 0)
-    .map((r) => [r.fault, r.pattern, r.crashes, lost(r), r.failedAfterFault, recovery(r)])
-  return table(['fault', 'pattern', 'crashes', 'lost', 'failed requests', 'recovery at the client'], rows)
+    .filter((r) => r.keepDownMs === 0)
+    .map((r) => [clientLabel(r), r.fault, r.pattern, r.crashes, lost(r), r.failedAfterFault, recovery(r)])
+  return table(
+    ['client', 'fault', 'pattern', 'crashes', 'lost', 'failed requests', 'recovery at the client'],
+    rows,
+  )
 }
 
-/** node-redis alone (`refreshOnFailure: false`) beside the rebuild, and the old master kept down. */
-export function refreshTable(results) {
-  const rows = results.faults
-    .filter((r) => !r.refreshOnFailure || r.keepDownMs > 0)
-    .map((r) => [
-      `${r.fault}, old master ${r.keepDownMs > 0 ? `kept down ${r.keepDownMs / 1000} s` : 'back at once'}`,
-      r.refreshOnFailure ? 'slot-map rebuild (this store)' : 'node-redis alone',
-      r.crashes,
-      lost(r),
-      r.failedAfterFault,
-      recovery(r),
-    ])
-  return table(['fault', 'client', 'crashes', 'lost', 'failed requests', 'recovery at the client'], rows)
+/** Per client: the main column summed (lost, failed) and its worst recovery, and the kept-down kill. */
+export function clientTable(results) {
+  const rows = clientsIn(results.faults).map((label) => {
+    const mine = results.faults.filter((r) => clientLabel(r) === label)
+    const main = mine.filter((r) => r.keepDownMs === 0)
+    const kept = mine.find((r) => r.keepDownMs > 0)
+    const sum = (key) => main.reduce((total, r) => total + r[key], 0)
+    const recoveries = main.filter((r) => r.failedAfterFault > 0).map((r) => r.recoveryMs)
+    const worst = recoveries.includes(null)
+      ? 'not within the window'
+      : recoveries.length === 0
+        ? '—'
+        : seconds(Math.max(...recoveries))
+    return [
+      label,
+      main.length,
+      sum('crashes'),
+      lost({ lost: sum('lost'), acknowledged: sum('acknowledged') }),
+      sum('failedAfterFault'),
+      worst,
+      kept ? `${kept.failedAfterFault} failed, ${recovery(kept)}` : '—',
+    ]
+  })
+  return table(
+    [
+      'client',
+      'runs',
+      'crashes',
+      'lost',
+      'failed requests',
+      'worst recovery',
+      'kill, old master kept down 10 s (save-before-reply)',
+    ],
+    rows,
+  )
 }
 
-/** Where, when, on what and under which load the figures were measured. */
+/** Where, when, on what and under which load the figures were measured (a run in parts: their range). */
 export function measuredOn(results) {
   const env = results.environment
   const commit = `${env.commit.slice(0, 7)}${env.dirty ? ' with uncommitted changes' : ''}`
   const ports = results.cluster?.ports ? `, nodes on 127.0.0.1:${results.cluster.ports.join(',')}` : ''
+  const parts = results.parts ?? []
+  const loads = parts.map((part) => part.loadAverage)
+  const dates = parts.map((part) => part.startedAt).sort()
+  const when =
+    parts.length > 0
+      ? `load average ${range(loads, 2)} at the starts of its ${parts.length} parts; ${dates[0].slice(0, 16).replace('T', ' ')}–${dates.at(-1).slice(11, 16)} UTC`
+      : `load average ${env.loadAverage[0].toFixed(2)} at the start; ${env.date.slice(0, 16).replace('T', ' ')} UTC`
   return (
     `Measured on ${env.cpu}, ${env.cores} cores, ${env.os}, ${env.runtime}, ${results.redisServer.replace(/ sha=.*/, '')}${ports}; ` +
-    `commit ${commit}; load average ${env.loadAverage[0].toFixed(2)} at the start; ${env.date.slice(0, 16).replace('T', ' ')} UTC; ` +
+    `commit ${commit}; ${when}; ` +
     '[`results/cluster/cluster.json`](results/cluster/cluster.json).'
   )
+}
+
+/** A read while writes wait on WAIT, per client (scripts/cluster-faults.mjs waitReadPart). */
+function waitReadLines(waitReads) {
+  if (waitReads === undefined) return []
+  const clients = Object.entries(waitReads).map(([client, trials]) => {
+    const answered = trials.filter((t) => t.readError === undefined && t.readBeforeWrites).length
+    const reads = trials.map((t) => t.readMs)
+    const writes = trials.map((t) => t.writesSettledMs)
+    return `${client} ${median(reads).toFixed(1)} ms (${range(reads, 1)}; ${answered} of ${trials.length} answered before the writes settled, ${median(writes).toFixed(0)} ms after they were sent)`
+  })
+  return [
+    '- A read of an existing session sent 100 ms after two writes to its master whose `WAIT 2 1500` cannot be satisfied',
+    `  (median of the trials, range in brackets): ${clients.join('; ')}.`,
+  ]
 }
 
 /** WAIT's price when healthy and the logout race across processes, as sentences. */
@@ -76,11 +135,12 @@ export function otherFigures(results) {
     `  p50 ${cost('p50Ms', 2)}, p99 ${cost('p99Ms', 1)}.`,
     `- Logout across the 4 processes: without the guard ${came(race('none', 'writes'))} (writes) and ${came(race('none', 'read-only'))} (read-only) sessions came back;`,
     `  with @authlab/session-logout-guard and its tombstones in the cluster, ${came(race('guarded', 'writes'))} and ${came(race('guarded', 'read-only'))}.`,
+    ...waitReadLines(results.waitReads),
   ].join('\n')
 }
 
 export const BLOCKS = {
-  'cluster-refresh': refreshTable,
+  'cluster-refresh': clientTable,
   'cluster-faults': (results) => `${measuredOn(results)}\n\n${faultTable(results)}`,
   'cluster-figures': otherFigures,
 }

@@ -58,10 +58,18 @@ all_ok() {
 start_node() {
   local port=$1 home="$DIR/$1"
   mkdir -p "$home"
-  redis-server --port "$port" --bind 127.0.0.1 --daemonize yes --dir "$home" \
-    --logfile "$home/redis.log" --pidfile "$home/redis.pid" \
-    --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout "$NODE_TIMEOUT_MS" \
-    --save "" --appendonly no 9>&- # the daemon must not inherit (and hold) the lock below
+  (
+    # The daemon must not inherit (and hold for its whole life) any open file of its starter: the lock
+    # below, or one a caller holds, e.g. `flock <file> <command that restarts a node>`.
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      ((fd > 2)) && eval "exec $fd>&-"
+    done 2>/dev/null
+    exec redis-server --port "$port" --bind 127.0.0.1 --daemonize yes --dir "$home" \
+      --logfile "$home/redis.log" --pidfile "$home/redis.pid" \
+      --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout "$NODE_TIMEOUT_MS" \
+      --save "" --appendonly no
+  )
 }
 
 wait_for() { # seconds, predicate...

@@ -1,9 +1,19 @@
 export { type CellOptions, checkCell, LOGIN } from './cell.js'
 export { CheckFailure, type Outcome } from './check.js'
-export { clusterHealthy, clusterNodes, clusterProblem, ensureCluster, nodePid } from './cluster/control.js'
 export {
+  clusterHealthy,
+  clusterNodes,
+  clusterProblem,
+  ensureCluster,
+  masterPortOfKey,
+  nodePid,
+  replicasOnline,
+} from './cluster/control.js'
+export {
+  CLUSTER_CLIENTS,
   CLUSTER_FAULTS,
   CLUSTER_PATTERNS,
+  type ClusterClient,
   type ClusterFault,
   type ClusterFaultOptions,
   type ClusterFaultReport,
@@ -16,6 +26,7 @@ export {
   type CrossProcessRaceReport,
   runCrossProcessRace,
 } from './cluster/logout.js'
+export { readDuringWait, type WaitReadReport } from './cluster/wait-read.js'
 export {
   FAULT_KINDS,
   type FaultCellOptions,

@@ -4,6 +4,7 @@ import { againstOf, keyOf, matches, type RowKey } from '../keys.js'
 import { rejudge } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
+import { adviceFigures, costsFigures } from './advice-readme.js'
 import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
 import { fileNamePart, markdownCode, markdownText } from './escape.js'
 import { groupRows } from './format.js'
@@ -22,21 +23,23 @@ import { VERDICT_RULE } from './words.js'
  * Several files are consecutive runs: a ratio is quoted only where they agree (see `heldRatio`).
  */
 const BLOCK =
-  /<!-- figures from (\S+)(?: candidate (\S+)| (findings|defaults))? -->\n[\s\S]*?<!-- \/figures -->/g
+  /<!-- figures from (\S+)(?: candidate (\S+)| (findings|defaults|advice|costs))? -->\n[\s\S]*?<!-- \/figures -->/g
+
+type BlockKind = 'findings' | 'defaults' | 'advice' | 'costs'
 
 export interface FigureBlock {
   /** The results files, relative to the repository root, oldest first. */
   readonly files: readonly string[]
   readonly candidate?: string
-  /** The block states the findings or the frameworks' defaults table (src/report/claims.ts). */
-  readonly kind?: 'findings' | 'defaults'
+  /** The findings or the frameworks' defaults (claims.ts), the advice or the hasher costs (advice-readme.ts). */
+  readonly kind?: BlockKind
 }
 
 export function figureBlocks(readme: string): FigureBlock[] {
   return [...readme.matchAll(BLOCK)].map((m) => ({
     files: (m[1] as string).split(','),
     ...(m[2] ? { candidate: m[2] } : {}),
-    ...(m[3] ? { kind: m[3] as 'findings' | 'defaults' } : {}),
+    ...(m[3] ? { kind: m[3] as BlockKind } : {}),
   }))
 }
 
@@ -339,9 +342,11 @@ export function regenerate(
         ? findingsFigures(runs, files, toRoot)
         : kind === 'defaults'
           ? defaultsFigures(runs, files, toRoot)
-          : candidate
-            ? candidateFigures(runs, files, candidate, toRoot)
-            : summaryFigures(runs, files, toRoot, root)
+          : kind === 'advice' || kind === 'costs'
+            ? (kind === 'advice' ? adviceFigures : costsFigures)(runs, files, toRoot)
+            : candidate
+              ? candidateFigures(runs, files, candidate, toRoot)
+              : summaryFigures(runs, files, toRoot, root)
     const tail = kind ? ` ${kind}` : candidate ? ` candidate ${candidate}` : ''
     const open = `<!-- figures from ${files.join(',')}${tail} -->`
     return `${open}\n\n${body}\n\n<!-- /figures -->`

@@ -2,6 +2,7 @@ import { medianInterval } from '../measure/stats.js'
 import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
+import { adviceSection } from './advice-report.js'
 import { renderSvg, type Strip, stripSpec } from './charts.js'
 import { formatNumber, formatRatio, groupRows, isWarning, runtimeOf, tableOf } from './format.js'
 import { type HtmlCell, type HtmlSection, type HtmlTable, renderHtml } from './html.js'
@@ -192,7 +193,8 @@ export function environmentOf(results: ResultsFile): [string, string][] {
 /** A run's report: environment, how to read it, then per suite its charts, tables, flags and A/A controls. */
 export async function renderRunHtml(results: ResultsFile): Promise<string> {
   const env = results.environment
-  const sections: HtmlSection[] = []
+  const advice = await adviceSection(results)
+  const sections: HtmlSection[] = advice ? [advice] : []
   for (const suite of results.suites) sections.push(await suiteSection(suite, env.cores))
   sections.push({
     id: 'packages',

@@ -3,7 +3,15 @@ import { availableParallelism, cpus, loadavg } from 'node:os'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { isAuthlabError, type PasswordHasher } from '@authlab/core'
+import { formatGuessRate, isAuthlabError, type PasswordHasher } from '@authlab/core'
+import {
+  attackerFor,
+  checkLoad,
+  describeReference,
+  inconsistencies,
+  loginsPerSecondPerCore,
+  recommend,
+} from './advice.js'
 import { type CalibratedAlgorithm, type CalibrationResult, calibrate, LIMITS } from './index.js'
 
 /** The package each algorithm is calibrated with unless `--package` names another installed one. */
@@ -15,10 +23,12 @@ const DEFAULT_PACKAGES: Record<CalibratedAlgorithm, string> = {
 }
 
 const USAGE = `authlab-calibrate --target 250ms [--concurrency 8] [--max-memory 64MiB] [--filter argon2]
-                  [--package @authlab/hash-wasm] [--samples 12] [--json calibration.json]
+                  [--package @authlab/hash-wasm] [--samples 12] [--json calibration.json] [--allow-load]
 
-Measures each algorithm's hasher on this machine and prints parameters whose median hash time at the
-given concurrency is near the target, never below OWASP's minimums.`
+Measures each algorithm's hasher on this machine and prints parameters whose median hash time with
+--concurrency logins at once (default: this machine's cores) is near the target, never below OWASP's
+minimums; for each, logins/s per core and an attacker's GPU guess rate, then the algorithm to use.
+Refuses to measure at a load average of the core count or more unless --allow-load (exit 3).`
 
 /** A command line that cannot be run as given: the usage is printed and the exit code is 2. */
 export class UsageError extends Error {}
@@ -87,6 +97,12 @@ function checkWritable(file: string): void {
 export interface CalibrateIo {
   readonly stdout: (text: string) => void
   readonly stderr: (text: string) => void
+  /** The machine as the command sees it; a test passes a fixed one (default: node:os, performance.now). */
+  readonly machine?: {
+    readonly cores: number
+    readonly load1: () => number
+    readonly clock?: () => number
+  }
 }
 
 const PROCESS_IO: CalibrateIo = {
@@ -101,7 +117,18 @@ function positiveInteger(text: string, name: string): number {
   return value
 }
 
-/** The command line as a function: returns the exit code (0 done, 2 usage). */
+function formatDays(days: number): string {
+  return days >= 100 ? Math.round(days).toLocaleString('en-US') : days.toPrecision(3)
+}
+
+/** What the setting costs the server, from its measured median at the concurrency it planned for. */
+function serverSide(r: CalibrationResult, cores: number): string {
+  const perCore = loginsPerSecondPerCore(r.medianMs, r.concurrency, cores)
+  const used = Math.min(r.concurrency, cores)
+  return `${r.medianMs.toFixed(0)} ms per login with ${r.concurrency} at once = ${perCore.toFixed(1)} logins/s per core (${(perCore * used).toFixed(1)} on the ${used} busy)`
+}
+
+/** The command line as a function: returns the exit code (0 done, 2 usage, 3 too loaded to measure). */
 export async function main(argv: readonly string[], io: CalibrateIo = PROCESS_IO): Promise<number> {
   try {
     return await run(argv, io)
@@ -123,13 +150,14 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
     args: [...argv],
     options: {
       target: { type: 'string' },
-      concurrency: { type: 'string', default: '1' },
+      concurrency: { type: 'string' },
       'max-memory': { type: 'string', default: '64MiB' },
       filter: { type: 'string' },
       package: { type: 'string', multiple: true },
       samples: { type: 'string', default: '12' },
       json: { type: 'string' },
       help: { type: 'boolean' },
+      'allow-load': { type: 'boolean', default: false },
     },
   })
   if (values.help) {
@@ -138,7 +166,10 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
   }
   if (!values.target) throw new UsageError('--target is required')
   const targetMs = parseDuration(values.target)
-  const concurrency = positiveInteger(values.concurrency, '--concurrency')
+  const cores = io.machine?.cores ?? availableParallelism()
+  // Logins at once decide the answer (8 at once on 2 cores each take 4× as long): with no figure given,
+  // plan for as many as there are cores, and say so.
+  const concurrency = values.concurrency ? positiveInteger(values.concurrency, '--concurrency') : cores
   const samples = positiveInteger(values.samples, '--samples')
   const maxMemory = parseBytes(values['max-memory'])
   if (targetMs > LIMITS.maxTargetMs)
@@ -151,11 +182,17 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
   const names = values.package ?? Object.values(DEFAULT_PACKAGES)
   const results: Array<CalibrationResult & { package: string }> = []
   const skipped: Array<{ package: string; reason: string }> = []
+  const load1 = io.machine?.load1() ?? loadavg()[0] ?? 0
+  const assumed = values.concurrency
+    ? `${concurrency} logins at once (--concurrency)`
+    : `${concurrency} logins at once (this machine's ${cores} cores, the default; --concurrency <your peak logins at once> to plan for yours)`
   print(
-    `target ${targetMs} ms at concurrency ${values.concurrency}, max memory ${values['max-memory']} per hash; ` +
-      `${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load ${loadavg()[0]?.toFixed(2)}, ` +
+    `target ${targetMs} ms per login with ${assumed}, max memory ${values['max-memory']} per hash; ` +
+      `${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load ${load1.toFixed(2)}, ` +
       `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}`,
   )
+  const load = checkLoad(load1, cores)
+  let loadSaid = false
   for (const name of names) {
     const loaded = await loadFactory(name)
     if (typeof loaded === 'string') {
@@ -163,6 +200,15 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
       continue
     }
     if (values.filter && !`${name} ${loaded.algorithm}`.includes(values.filter)) continue
+    // Judged once, before the first measurement: a run that measures nothing is not refused.
+    if (!loadSaid && load.kind !== 'ok') {
+      if (load.kind === 'refuse' && !values['allow-load']) {
+        io.stderr(`authlab-calibrate: ${load.message}\n`)
+        return 3
+      }
+      print(`warning: ${load.message}`)
+    }
+    loadSaid = true
     io.stdout(`${name} (${loaded.algorithm}):`)
     const result = await calibrate({
       algorithm: loaded.algorithm as CalibratedAlgorithm,
@@ -171,6 +217,7 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
       concurrency,
       maxMemory,
       samples,
+      ...(io.machine?.clock ? { clock: io.machine.clock } : {}),
       onMeasured: (m) => io.stdout(` ${JSON.stringify(m.params)} ${m.medianMs.toFixed(0)} ms;`),
     })
     io.stdout('\n')
@@ -183,11 +230,30 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
       `${r.met ? 'met   ' : 'missed'} ${r.package}: ${r.snippet}  median ${r.medianMs.toFixed(0)} ms (${off}), p99 ${r.p99Ms.toFixed(0)} ms`,
     )
     if (r.reason) print(`       ${r.reason}`)
+    print(`       server: ${serverSide(r, cores)}`)
+    const a = attackerFor(r)
+    if (a) {
+      print(
+        `       attacker: ≈ ${formatGuessRate(a.guessesPerSecond)} per GPU, ${formatDays(a.gpuDaysPerWordList)} GPU-days per 10^10 guesses (${a.note})`,
+      )
+      print(`       source: ${describeReference(a.reference)}`)
+    }
+    for (const line of inconsistencies(r.algorithm, r.tried))
+      print(`       warning: ${line}: the machine was busy while it measured; measure again on an idle one`)
+  }
+  const pick = recommend(results)
+  if (pick) {
+    print('')
+    print(`recommended: ${pick.best.algorithm} with ${pick.best.package}, ${pick.best.snippet}`)
+    print(`  why: ${pick.why}`)
+    print(`  cost: ${serverSide(pick.best, cores)}`)
   }
   for (const s of skipped) print(`skipped ${s.package}: ${s.reason}`)
   if (values.json) {
     const machine = {
-      cores: availableParallelism(),
+      cores,
+      concurrency,
+      recommended: pick ? { package: pick.best.package, snippet: pick.best.snippet, why: pick.why } : null,
       cpu: cpus()[0]?.model,
       node: process.version,
       load: loadavg(),

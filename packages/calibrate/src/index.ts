@@ -5,6 +5,7 @@ import { type Measurement, measureHasher } from './measure.js'
 // Apps branch on these errors' codes; re-exported so a login route needs only this package.
 export * from '@authlab/core/errors'
 
+export * from './advice.js'
 export type { Measurement } from './measure.js'
 export type CalibratedAlgorithm = 'argon2id' | 'bcrypt' | 'scrypt' | 'pbkdf2-sha256'
 type Params = Readonly<Record<string, number>>
@@ -255,7 +256,13 @@ function explain(
     const params = Object.entries(fastest.params)
       .map(([key, value]) => `${key}=${value}`)
       .join(', ')
-    return `even the fastest setting measured at OWASP's minimum for ${algorithm} or above (${params}) takes ${fastest.medianMs.toFixed(0)} ms here: raise the target or the memory, or add cores; going below the minimum is not offered`
+    // bcrypt's and PBKDF2's work is time alone; the memory-hard two were already tried down to OWASP's
+    // smallest-memory row of equal defence.
+    const remedy =
+      algorithm === 'argon2id' || algorithm === 'scrypt'
+        ? "raise the target or add cores (the search already went down to OWASP's smallest-memory row)"
+        : 'raise the target or add cores (its cost is time alone: it has no memory to lower)'
+    return `even the fastest setting measured at OWASP's minimum for ${algorithm} or above (${params}) takes ${fastest.medianMs.toFixed(0)} ms here: ${remedy}; going below the minimum is not offered`
   }
   if (algorithm === 'bcrypt') {
     const steps = tried.map((m) => `cost ${m.params.cost} ${m.medianMs.toFixed(0)} ms`).join(', ')

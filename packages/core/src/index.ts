@@ -1,4 +1,5 @@
 export * from './algorithms/index.js'
+export * from './attacker/index.js'
 export * from './bcrypt-hasher.js'
 export * from './encoding.js'
 export * from './errors.js'

@@ -41,16 +41,20 @@ export interface ClusterNode {
 
 const NODE_CONNECT_TIMEOUT_MS = 5000
 
-async function withNode<T>(
-  port: number,
-  work: (node: ReturnType<typeof createClient>) => Promise<T>,
-): Promise<T> {
-  const node = createClient({
+function createNode(port: number) {
+  return createClient({
     url: `redis://127.0.0.1:${port}`,
     // Loopback connects in well under a millisecond, but a test worker on a loaded 2-core machine (load
     // average 10 while both Vitest workers and other builds ran) has seen 1 s pass before the handshake.
     socket: { connectTimeout: NODE_CONNECT_TIMEOUT_MS, reconnectStrategy: false },
   })
+}
+
+async function withNode<T>(
+  port: number,
+  work: (node: ReturnType<typeof createNode>) => Promise<T>,
+): Promise<T> {
+  const node = createNode(port)
   node.on('error', () => {})
   await node.connect()
   try {
@@ -134,4 +138,21 @@ export async function nodePid(port: number): Promise<number> {
   const pid = /process_id:(\d+)/.exec(info)?.[1]
   if (pid === undefined) throw new Error(`node ${port} did not report its process_id`)
   return Number(pid)
+}
+
+/** The port of the master that serves `key`'s slot (CLUSTER KEYSLOT, then CLUSTER NODES' slot ranges). */
+export async function masterPortOfKey(key: string): Promise<number> {
+  const via = REDIS_CLUSTER_PORTS[0] as number
+  const slot = Number(await withNode(via, (node) => node.sendCommand(['CLUSTER', 'KEYSLOT', key])))
+  const text = await withNode(via, (node) => node.sendCommand<string>(['CLUSTER', 'NODES']))
+  for (const line of text.trim().split('\n')) {
+    const [, address = '', flags = '', , , , , , ...ranges] = line.split(' ')
+    if (!flags.includes('master')) continue
+    for (const range of ranges) {
+      if (range.startsWith('[')) continue
+      const [from, to = from] = range.split('-').map(Number) as [number, number?]
+      if (slot >= from && slot <= (to as number)) return Number(address.split('@')[0]?.split(':')[1])
+    }
+  }
+  throw new Error(`no master serves slot ${slot} of ${key}`)
 }

@@ -31,6 +31,17 @@ export const CLUSTER_FAULTS: readonly ClusterFault[] = ['kill', 'pause', 'reshar
 export type ClusterPattern = 'framework-default' | 'save-before-reply' | 'wait'
 export const CLUSTER_PATTERNS: readonly ClusterPattern[] = ['framework-default', 'save-before-reply', 'wait']
 
+/**
+ * The client library under the session store: node-redis 6 (`createCluster`, under connect-redis 11)
+ * or ioredis 6 (`Cluster`, under the store in src/stores/ioredis-cluster.ts).
+ */
+export type ClusterClient = 'node-redis' | 'ioredis'
+export const CLUSTER_CLIENTS: readonly ClusterClient[] = ['node-redis', 'ioredis']
+const CLIENT_STORE: Record<ClusterClient, string> = {
+  'node-redis': 'redis-cluster',
+  ioredis: 'redis-cluster-ioredis',
+}
+
 /** WAIT's timeout: a replica on loopback copies a write in well under a millisecond when it is healthy. */
 export const WAIT_TIMEOUT_MS = 200
 
@@ -61,7 +72,9 @@ export interface ClusterFaultOptions {
    * waits for a MOVED reply to learn the new slot map never gets one.
    */
   readonly keepDownMs?: number
-  /** Let the client rebuild its slot map on failures (ClusterOpenOptions.refreshOnFailure). */
+  /** The client library (default node-redis). */
+  readonly client?: ClusterClient
+  /** node-redis only: let the store rebuild its slot map on failures (ClusterOpenOptions.refreshOnFailure). */
   readonly refreshOnFailure?: boolean
 }
 
@@ -69,6 +82,7 @@ export interface ClusterFaultReport {
   readonly fault: ClusterFault
   readonly pattern: ClusterPattern
   readonly frameworks: readonly Framework[]
+  readonly client: ClusterClient
   readonly refreshOnFailure: boolean
   readonly keepDownMs: number
   /** Server processes that exited before they were asked to (must be 0). */
@@ -143,9 +157,10 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
     requestTimeoutMs = 2000,
     warmupMs = 2000,
     observeMs = 12_000,
-    refreshOnFailure = true,
+    client = 'node-redis',
     keepDownMs = 0,
   } = options
+  const refreshOnFailure = client === 'node-redis' && (options.refreshOnFailure ?? true)
   await ensureCluster()
   const master = await someMaster()
   const proxy = fault === 'partition' ? await FaultProxy.start(master.port) : undefined
@@ -164,7 +179,7 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
     for (const framework of frameworks)
       servers.push(
         await startServer({
-          store: 'redis-cluster',
+          store: CLIENT_STORE[client],
           framework,
           saveBeforeReply: pattern !== 'framework-default',
           port: REDIS_CLUSTER_PORTS[0] as number,
@@ -210,6 +225,7 @@ export async function runClusterFault(options: ClusterFaultOptions): Promise<Clu
       fault,
       pattern,
       frameworks,
+      client,
       refreshOnFailure,
       keepDownMs,
       crashes: crashed.length,

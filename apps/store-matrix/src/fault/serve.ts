@@ -8,7 +8,7 @@ import type { PasswordHasher } from '@authlab/core'
 import { createUserDirectory, DEFAULT_MAX_AGE_MS, FRAMEWORKS, type Framework } from '@authlab/servers'
 import { guardLogout, storeTombstones } from '@authlab/session-logout-guard'
 import type { Store } from 'express-session'
-import { STORES } from '../stores/index.js'
+import { CLUSTER_CLIENT_STORES, STORES } from '../stores/index.js'
 
 export interface ServeConfig {
   readonly store: string
@@ -35,7 +35,7 @@ export interface ServeConfig {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as ServeConfig
-  const backend = STORES.find((store) => store.name === config.store)
+  const backend = [...STORES, ...CLUSTER_CLIENT_STORES].find((store) => store.name === config.store)
   if (backend === undefined) throw new Error(`unknown store ${config.store}`)
   // Six clients need only a few connections, and the services' connection caps are shared by every test file.
   const opened = await backend.open(config.scope, {

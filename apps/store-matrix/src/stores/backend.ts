@@ -43,7 +43,7 @@ export interface OpenOptions {
 export interface StoreBackend {
   /** Stable key for results, e.g. `redis`. */
   readonly name: string
-  /** Column label, e.g. `connect-redis 9 + Redis`. */
+  /** Column label, e.g. `connect-redis 11 + Redis`. */
   readonly label: string
   /** Present for server-backed stores; embedded stores always run. */
   readonly service?: Service

@@ -1,5 +1,6 @@
 import type { StoreBackend } from './backend.js'
 import { fileStore } from './file.js'
+import { ioredisClusterStore } from './ioredis-cluster.js'
 import { memoryStore } from './memory.js'
 import { memorystoreStore } from './memorystore.js'
 import { mysqlStore } from './mysql.js'
@@ -9,6 +10,13 @@ import { redisClusterStore } from './redis-cluster.js'
 import { sqliteStore } from './sqlite.js'
 
 export * from './backend.js'
+export type { ClusterWait } from './cluster-wait.js'
+export {
+  IoredisClusterStore,
+  ioredisClusterStore,
+  type OpenedIoredisCluster,
+  openIoredisClusterStore,
+} from './ioredis-cluster.js'
 export { redisStore } from './redis.js'
 export {
   type ClusterOpenOptions,
@@ -29,3 +37,6 @@ export const STORES: readonly StoreBackend[] = [
   postgresStore,
   mysqlStore,
 ]
+
+/** Stores outside the matrix, for the cluster's fault column only: another client on the same cluster. */
+export const CLUSTER_CLIENT_STORES: readonly StoreBackend[] = [ioredisClusterStore]

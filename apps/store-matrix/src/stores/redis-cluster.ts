@@ -1,13 +1,15 @@
-import { InvalidOptionError } from '@authlab/core'
 import { RedisStore } from 'connect-redis'
 import type { SessionData } from 'express-session'
 import { createCluster, type RedisClusterOptions, type RedisClusterType } from 'redis'
 import { REDIS_CLUSTER, REDIS_CLUSTER_PORTS } from '../services.js'
 import type { OpenOptions, OpenStore, StoreBackend } from './backend.js'
+import { type ClusterWait, checkWait, requireReplicas } from './cluster-wait.js'
 import { CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS, reconnectDelayMs, withDeadline } from './timeouts.js'
 
-/** The commands connect-redis 9 sends per request, plus WAIT for the durability option. */
+/** The commands connect-redis 11 sends per request, plus WAIT for the durability option. */
 const SESSION_COMMANDS = new Set<PropertyKey>(['get', 'set', 'expire', 'del', 'mGet', 'sendCommand'])
+/** The ones that write, and WAIT (sent only by `waitForReplicas`): with `wait`, on their own client. */
+const WRITE_COMMANDS = new Set<PropertyKey>(['set', 'expire', 'del', 'sendCommand'])
 
 export interface ClusterOpenOptions extends OpenOptions {
   /**
@@ -15,17 +17,15 @@ export interface ClusterOpenOptions extends OpenOptions {
    * master (node-redis `nodeAddressMap`).
    */
   readonly nodeAddressMap?: Readonly<Record<string, { host: string; port: number }>>
+  /** `WAIT` after every session write and destroy (ClusterWait). */
+  readonly wait?: ClusterWait
   /**
-   * `WAIT <replicas> <timeoutMs>` after every session write and destroy: it is reported only once that many
-   * replicas hold it, and fails otherwise (Redis docs, WAIT: "the replication is asynchronous"; a master
-   * that dies before its replica copied a write loses it at failover).
-   */
-  readonly wait?: { readonly replicas: number; readonly timeoutMs: number }
-  /**
-   * Rebuild the slot map when a command misses its deadline or a node's connection fails (default
-   * true). node-redis 5 re-reads the slot map only on a MOVED or ASK reply (@redis/client
-   * cluster/index.js `_execute`); a master that died sends neither, so without this the client keeps
-   * sending that master's slots to a dead address long after its replica took over.
+   * Rebuild the client (fresh connections and slot map) when a command misses its deadline or a node's
+   * connection fails (default true). node-redis 6 re-reads the slot map on a MOVED or ASK reply and 5 s
+   * into a node's reconnection attempts (@redis/client cluster/cluster-reconnection-tracker.js), but a
+   * connection that stops answering without closing (a black hole, a half-open connection) causes
+   * neither: it is never replaced, and commands for that master wait on it for ever (the partition rows
+   * of the README's cluster column).
    */
   readonly refreshOnFailure?: boolean
 }
@@ -48,17 +48,14 @@ async function waitForReplicas(
     String(wait.replicas),
     String(wait.timeoutMs),
   ])
-  if (Number(acknowledged) < wait.replicas)
-    throw new Error(
-      `WAIT: ${String(acknowledged)} of ${wait.replicas} replicas copied the write in ${wait.timeoutMs} ms`,
-    )
+  requireReplicas(acknowledged, wait)
 }
 
 /**
- * connect-redis 9 on a cluster: it already scans every master for `ids`/`length` (connect-redis
- * `scanIterator`), but `all` sends one MGET and `clear` one DEL over keys of every slot, which a
- * cluster refuses (CROSSSLOT, Redis Cluster specification "Keys distribution model"). Here both go key
- * by key, each to its own slot's master.
+ * connect-redis 11 on a cluster, with `WAIT` after every write when asked. connect-redis scans every
+ * master for `ids`/`length`/`all`/`clear` (connect-redis `scanIterator`), and node-redis 6 splits its
+ * multi-key MGET and DEL by slot (@redis/client cluster `multi-shard-splitter`), so a cluster accepts
+ * them (CROSSSLOT otherwise: Redis Cluster specification, "Keys distribution model").
  */
 export class ClusterRedisStore extends RedisStore {
   readonly #wait: ClusterOpenOptions['wait']
@@ -81,12 +78,6 @@ export class ClusterRedisStore extends RedisStore {
     }
   }
 
-  /** Every key of this store's prefix, found by connect-redis' own scan of every master (`ids`). */
-  async #allKeys(): Promise<string[]> {
-    const ids = (await this.ids()) as string[]
-    return ids.map((id) => this.prefix + id)
-  }
-
   /** A logout is a write too: without WAIT a failover can undo the DEL and bring the session back. */
   override async destroy(sid: string, callback?: (error?: unknown) => void) {
     const wait = this.#wait
@@ -94,36 +85,6 @@ export class ClusterRedisStore extends RedisStore {
     try {
       await super.destroy(sid)
       await waitForReplicas(this.client as RedisClusterType, this.prefix + sid, wait)
-      callback?.()
-    } catch (error) {
-      if (callback === undefined) throw error
-      callback(error)
-    }
-  }
-
-  override async all(callback?: (error: unknown, sessions?: SessionData[] | null) => void) {
-    try {
-      const keys = await this.#allKeys()
-      const raw = await Promise.all(keys.map((key) => this.client.get(key)))
-      const sessions: SessionData[] = []
-      raw.forEach((value, index) => {
-        if (!value) return
-        const session = this.serializer.parse(value) as SessionData & { id?: string }
-        session.id = (keys[index] as string).slice(this.prefix.length)
-        sessions.push(session)
-      })
-      callback?.(null, sessions)
-      return sessions
-    } catch (error) {
-      if (callback === undefined) throw error
-      callback(error, null)
-    }
-  }
-
-  override async clear(callback?: (error?: unknown) => void) {
-    try {
-      const keys = await this.#allKeys()
-      await Promise.all(keys.map((key) => this.client.del(key)))
       callback?.()
     } catch (error) {
       if (callback === undefined) throw error
@@ -190,16 +151,24 @@ function refreshingCluster(options: RedisClusterOptions, onError: (error: unknow
   }
 }
 
-/** The client connect-redis sees: the current cluster client, with a deadline on every session command. */
-function sessionClient(holder: ReturnType<typeof refreshingCluster>, refreshOnFailure: boolean) {
-  const onMiss = refreshOnFailure ? holder.refresh : () => {}
+type ClusterHolder = ReturnType<typeof refreshingCluster>
+
+/**
+ * The client connect-redis sees: the current cluster client, with a deadline on every session command.
+ * Writes and their WAIT go to `writes`, everything else to `reads`: Redis blocks the connection a WAIT
+ * is sent on until it returns (Redis docs, WAIT), and node-redis sends every command for a master on one
+ * connection, so with a single client a read would queue behind every WAIT of its master.
+ */
+function sessionClient(reads: ClusterHolder, writes: ClusterHolder, refreshOnFailure: boolean) {
   return new Proxy({} as RedisClusterType, {
-    has: (_, property) => property in holder.state.current,
+    has: (_, property) => property in reads.state.current,
     get(_, property) {
+      const holder = WRITE_COMMANDS.has(property) ? writes : reads
       const target = holder.state.current
       const value = Reflect.get(target, property, target)
       if (typeof value !== 'function') return value
       if (!SESSION_COMMANDS.has(property)) return value.bind(target)
+      const onMiss = refreshOnFailure ? holder.refresh : () => {}
       return (...args: unknown[]) =>
         withDeadline(Promise.resolve(value.apply(target, args)), OPERATION_TIMEOUT_MS, onMiss)
     },
@@ -223,56 +192,48 @@ export interface OpenedCluster extends OpenStore {
   refreshes(): number
 }
 
-/** Opens a namespace of connect-redis 9 on the Redis Cluster; `options` beyond OpenOptions as ClusterOpenOptions. */
+/** Opens a namespace of connect-redis 11 on the Redis Cluster; `options` beyond OpenOptions as ClusterOpenOptions. */
 export async function openClusterStore(
   scope: string,
   options: ClusterOpenOptions = {},
 ): Promise<OpenedCluster> {
   const { onConnectionError, nodeAddressMap, wait, refreshOnFailure = true } = options
-  if (
-    wait !== undefined &&
-    !(
-      Number.isSafeInteger(wait?.replicas) &&
-      wait.replicas >= 1 &&
-      Number.isSafeInteger(wait.timeoutMs) &&
-      wait.timeoutMs >= 1
-    )
-  )
-    // WAIT with a timeout of 0 blocks forever (Redis docs, WAIT), and 0 replicas waits for nothing.
-    throw new InvalidOptionError('wait must be { replicas, timeoutMs } with two positive integers')
+  checkWait(wait)
   const onError = (error: unknown) => {
     onConnectionError?.(error)
     // A node whose connection fails may have been failed over: read the slot map again.
-    if (refreshOnFailure && holder.state.current !== undefined) holder.refresh()
+    if (!refreshOnFailure) return
+    for (const holder of holders) if (holder.state.current !== undefined) holder.refresh()
   }
-  const holder = refreshingCluster(
-    {
-      rootNodes: REDIS_CLUSTER_PORTS.map((port) => ({ url: `redis://127.0.0.1:${port}` })),
-      defaults: { socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelayMs } },
-      ...(nodeAddressMap ? { nodeAddressMap: { ...nodeAddressMap } } : {}),
-    },
-    onError,
-  )
-  await holder.connect()
+  const clusterOptions: RedisClusterOptions = {
+    rootNodes: REDIS_CLUSTER_PORTS.map((port) => ({ url: `redis://127.0.0.1:${port}` })),
+    defaults: { socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelayMs } },
+    ...(nodeAddressMap ? { nodeAddressMap: { ...nodeAddressMap } } : {}),
+  }
+  const reads = refreshingCluster(clusterOptions, onError)
+  // With WAIT, a second client: a connection per master for writes and their WAIT only (sessionClient).
+  const writes = wait === undefined ? reads : refreshingCluster(clusterOptions, onError)
+  const holders = wait === undefined ? [reads] : [reads, writes]
+  await Promise.all(holders.map((holder) => holder.connect()))
   const prefix = `authlab:${scope}:`
-  const client = sessionClient(holder, refreshOnFailure)
-  const keys = () => keysOnEveryMaster(holder.state.current, prefix)
+  const client = sessionClient(reads, writes, refreshOnFailure)
+  const keys = () => keysOnEveryMaster(reads.state.current, prefix)
   return {
     store: new ClusterRedisStore({ client, prefix }, wait),
     storedIds: async () => (await keys()).map((key) => key.slice(prefix.length)),
-    refreshes: () => holder.state.refreshes,
+    refreshes: () => holders.reduce((sum, holder) => sum + holder.state.refreshes, 0),
     close: async () => {
       const left = await keys()
-      await Promise.all(left.map((key) => holder.state.current.del(key)))
-      await holder.close()
+      await Promise.all(left.map((key) => reads.state.current.del(key)))
+      await Promise.all(holders.map((holder) => holder.close()))
     },
   }
 }
 
-/** connect-redis 9 over node-redis 5 `createCluster`: one key per session, spread over the cluster's slots. */
+/** connect-redis 11 over node-redis 6 `createCluster`: one key per session, spread over the cluster's slots. */
 export const redisClusterStore: StoreBackend = {
   name: 'redis-cluster',
-  label: 'connect-redis 9 + Redis Cluster',
+  label: 'connect-redis 11 + Redis Cluster',
   service: REDIS_CLUSTER,
   open: (scope, options) => openClusterStore(scope, options),
 }

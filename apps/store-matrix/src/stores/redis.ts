@@ -4,7 +4,7 @@ import { REDIS } from '../services.js'
 import type { StoreBackend } from './backend.js'
 import { CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS, reconnectDelayMs, withDeadline } from './timeouts.js'
 
-/** The commands connect-redis 9 sends per request (connect-redis `get`, `set`, `touch`, `destroy`, `all`). */
+/** The commands connect-redis 11 sends per request (connect-redis `get`, `set`, `touch`, `destroy`, `all`). */
 const SESSION_COMMANDS = ['get', 'set', 'expire', 'del', 'mGet'] as const
 
 /** A command refused at once because the last connection attempt failed and the next is not due yet. */
@@ -88,7 +88,7 @@ class RedisConnection {
   }
 }
 
-/** What connect-redis 9 calls on its client, each command on the connection's current client. */
+/** What connect-redis 11 calls on its client, each command on the connection's current client. */
 function sessionClient(connection: RedisConnection): RedisClientType {
   const client: Record<string, unknown> = Object.fromEntries(
     SESSION_COMMANDS.map((name) => [
@@ -104,10 +104,10 @@ function sessionClient(connection: RedisConnection): RedisClientType {
   return client as unknown as RedisClientType
 }
 
-/** connect-redis 9 over node-redis 5: one string key `<prefix><session ID>` per session, with a TTL. */
+/** connect-redis 11 over node-redis 6: one string key `<prefix><session ID>` per session, with a TTL. */
 export const redisStore: StoreBackend = {
   name: 'redis',
-  label: 'connect-redis 9 + Redis',
+  label: 'connect-redis 11 + Redis',
   service: REDIS,
   async killConnections(clientPorts) {
     const admin = createClient({ url: `redis://127.0.0.1:${REDIS.port}` })

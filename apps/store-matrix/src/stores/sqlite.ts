@@ -26,7 +26,7 @@ class ClosableSqliteStore extends SqliteStore {
   }
 }
 
-/** SQLite through better-sqlite3 12 and better-sqlite3-session-store: table `sessions(sid TEXT PRIMARY KEY, ...)`. */
+/** SQLite through better-sqlite3 13 and better-sqlite3-session-store: table `sessions(sid TEXT PRIMARY KEY, ...)`. */
 export const sqliteStore: StoreBackend = {
   name: 'sqlite',
   label: 'better-sqlite3-session-store',

@@ -1,0 +1,211 @@
+import { formatGuessRate } from '@authlab/core'
+import { againstOf, matches } from '../keys.js'
+import type { ResultsFile } from '../results/results.js'
+import type { Ratio } from '../types.js'
+import {
+  guessesPerLoginCost,
+  type PooledRow,
+  pooledRows,
+  type SettingCost,
+  settingCosts,
+} from './advice-data.js'
+import { formatNumber } from './format.js'
+import { formatMagnitude, verdictText } from './words.js'
+
+/**
+ * The hash packages that claim both browsers (`authlab.runtimes` in their package.json): what runs at
+ * the edge or in a page, where no native addon loads.
+ */
+export const PORTABLE_HASHERS = [
+  '@authlab/hash-bcryptjs',
+  '@authlab/hash-noble',
+  '@authlab/hash-scrypt-js',
+  '@authlab/hash-wasm',
+  '@authlab/hash-webcrypto',
+] as const
+
+/** One need of the "which to use" table: what to use, why (a measured figure) and what it costs. */
+export interface AdviceRow {
+  readonly need: string
+  readonly use: string
+  readonly why: string
+  readonly cost: string
+}
+
+const BEST_ID = '@authlab/id-fast'
+
+const µs = (ns: number) => `${formatNumber(ns / 1000)} µs`
+const ms = (value: number) => `${formatNumber(value)} ms`
+
+/** The package a candidate id names, or the framework default a `ref:` id stands for. */
+const packageOf = (candidate: string) => (candidate.startsWith('ref:') ? candidate.slice(4) : candidate)
+
+/** What the rows the advice reads from a set of runs look like, with the lookups it needs. */
+class Evidence {
+  readonly rows: readonly PooledRow[]
+  readonly costs: readonly SettingCost[]
+  constructor(runs: readonly ResultsFile[]) {
+    this.rows = pooledRows(runs)
+    this.costs = settingCosts(runs)
+  }
+  /** CPU ns of one ID from the ids suite. */
+  nsPerId(candidate: string): number | undefined {
+    const v = this.rows.find((p) => matches(p.row, { suite: 'ids', candidate }))?.row.details['ns/ID (CPU)']
+    return typeof v === 'number' ? v : undefined
+  }
+  /**
+   * Inside a framework: authlab's fastest ID generator's req/s of session-creating requests as a ratio
+   * to the framework's default, and the default's own req/s (one server on its core).
+   */
+  inFramework(framework: 'express' | 'fastify', defaultId: string): { q: Ratio; reqs: number } | undefined {
+    const at = (candidate: string) =>
+      this.rows.find((p) => matches(p.row, { setting: framework, operation: 'request', candidate }))
+    const base = at(defaultId)
+    const q = at(BEST_ID)?.row.ratios.find((r) => againstOf(r) === defaultId)
+    return q && base ? { q, reqs: base.median } : undefined
+  }
+  cost(candidate: string, params: string | RegExp): SettingCost | undefined {
+    return this.costs.find(
+      (c) =>
+        c.candidate === candidate &&
+        (typeof params === 'string' ? c.params === params : params.test(c.params)),
+    )
+  }
+  /** The setting that lets an attacker's card make the fewest guesses per unit of the server's CPU. */
+  bestTrade(among: (c: SettingCost) => boolean): SettingCost | undefined {
+    const ranked = this.costs
+      .filter((c) => among(c) && guessesPerLoginCost(c) !== undefined)
+      .sort((a, b) => (guessesPerLoginCost(a) as number) - (guessesPerLoginCost(b) as number))
+    return ranked[0]
+  }
+}
+
+const NOT_MEASURED = 'not measured in these runs'
+
+function trade(c: SettingCost): string {
+  return `an RTX 4090 makes ${formatNumber(guessesPerLoginCost(c) as number)} guesses in the CPU time one login costs (${formatGuessRate(c.attacker?.guessesPerSecond ?? 0)} against ${ms(c.cpuMsPerLogin)})`
+}
+
+function loginCost(c: SettingCost): string {
+  const stall = c.stallMs === undefined ? '' : `; a 1 ms timer waited up to ${ms(c.stallMs)}`
+  return `${ms(c.cpuMsPerLogin)} CPU per login = ${formatNumber(c.loginsPerSecondPerCore)} logins/s per core${stall}`
+}
+
+function idRow(
+  need: string,
+  use: string,
+  own: string,
+  framework: { q: Ratio; reqs: number } | undefined,
+  e: Evidence,
+): AdviceRow {
+  const ns = e.nsPerId(own)
+  const why =
+    framework && ns !== undefined
+      ? `the default is fine: its ID is ${formatNumber((ns / 1e9) * framework.reqs * 100)} % of a session-creating request, and authlab's fastest served ${formatMagnitude(framework.q)} its req/s (${verdictText(framework.q)})`
+      : NOT_MEASURED
+  return { need, use, why, cost: ns === undefined ? NOT_MEASURED : `${µs(ns)} CPU per new session` }
+}
+
+/**
+ * The argon2id passes that bring the attacker's rate down to `from`'s, and the server's CPU per login
+ * they cost: the measured figure scaled by the passes (RFC 9106 §3.2: time is linear in t).
+ */
+function matchingPasses(to: SettingCost, from: SettingCost): { t: number; ms: number } | undefined {
+  const s = to.attacker?.setting
+  const target = from.attacker?.guessesPerSecond
+  if (s?.algorithm !== 'argon2id' || !to.attacker || target === undefined) return undefined
+  const t = Math.ceil((s.t * to.attacker.guessesPerSecond) / target)
+  return t > s.t ? { t, ms: (to.cpuMsPerLogin * t) / s.t } : undefined
+}
+
+function migrationRow(
+  need: string,
+  from: SettingCost | undefined,
+  to: SettingCost | undefined,
+  via: string,
+): AdviceRow {
+  if (!from || !to) return { need, use: via, why: NOT_MEASURED, cost: NOT_MEASURED }
+  const a = guessesPerLoginCost(from) as number
+  const b = guessesPerLoginCost(to) as number
+  return {
+    need,
+    use: `${via}: rehash to ${to.params} at each login`,
+    why: `per unit of server CPU an RTX 4090 makes ${formatNumber(a / b)}× fewer guesses against it than against ${from.params} (${formatNumber(b)} vs ${formatNumber(a)} in one login's CPU time)`,
+    cost: costOfMove(to, from),
+  }
+}
+
+function costOfMove(to: SettingCost, from: SettingCost): string {
+  const passes = matchingPasses(to, from)
+  const base = `${ms(to.cpuMsPerLogin)} per login instead of ${ms(from.cpuMsPerLogin)}`
+  if (!passes) return base
+  return `${base}; spend some of the saving: at t=${passes.t} (≈ ${ms(passes.ms)}, scaled) the attacker's rate is no higher than against ${from.params}`
+}
+
+function missing(need: string): AdviceRow {
+  return { need, use: NOT_MEASURED, why: NOT_MEASURED, cost: NOT_MEASURED }
+}
+
+/** The "which to use" table: one row per need, every figure from the runs. */
+export function adviceRows(runs: readonly ResultsFile[]): AdviceRow[] {
+  const e = new Evidence(runs)
+  const betterAuthId = e.nsPerId('ref:better-auth')
+  const betterAuthHash = e.cost('ref:better-auth-password', /^scrypt /)
+  const server = e.bestTrade((c) => c.runsOn !== 'main-thread')
+  const portable = e.bestTrade((c) => (PORTABLE_HASHERS as readonly string[]).includes(c.candidate))
+  const bcrypt = e.cost('@authlab/hash-bcrypt', 'bcrypt cost=10')
+  const serverNeed = 'password hashing on a server with cores to spare'
+  const vcpuNeed = 'password hashing on one vCPU'
+  const edgeNeed = 'password hashing at the edge or in a browser'
+  return [
+    idRow(
+      'session IDs in express-session',
+      "express-session's default genid",
+      'ref:express-session',
+      e.inFramework('express', 'ref:express-session'),
+      e,
+    ),
+    idRow(
+      'session IDs in @fastify/session',
+      "@fastify/session's default idGenerator",
+      'ref:fastify-session',
+      e.inFramework('fastify', 'ref:fastify-session'),
+      e,
+    ),
+    {
+      need: 'session IDs in better-auth',
+      use: "better-auth's default generateId(32)",
+      why:
+        betterAuthId !== undefined && betterAuthHash
+          ? `the default is fine: a session is made at sign-in, beside a ${ms(betterAuthHash.cpuMsPerLogin)} password check; the ID is ${formatNumber((betterAuthId / 1e6 / betterAuthHash.cpuMsPerLogin) * 100)} % of it`
+          : NOT_MEASURED,
+      cost: betterAuthId === undefined ? NOT_MEASURED : `${µs(betterAuthId)} CPU per new session`,
+    },
+    server
+      ? {
+          need: serverNeed,
+          use: `${packageOf(server.candidate)}, ${server.params} or more (npx authlab-bench calibrate)`,
+          why: `of every setting measured, the fewest attacker guesses per unit of server CPU: ${trade(server)}`,
+          cost: loginCost(server),
+        }
+      : missing(serverNeed),
+    server
+      ? {
+          need: vcpuNeed,
+          use: `${packageOf(server.candidate)}, ${server.params}`,
+          why: `off the event loop${server.stallMs === undefined ? '' : ` (a 1 ms timer waited up to ${ms(server.stallMs)} while it hashed)`}, and the same trade: ${formatNumber(guessesPerLoginCost(server) as number)} guesses per login's CPU time`,
+          cost: `${formatNumber(server.loginsPerSecondPerCore)} logins/s for the whole machine at most`,
+        }
+      : missing(vcpuNeed),
+    portable
+      ? {
+          need: edgeNeed,
+          use: `${packageOf(portable.candidate)}, ${portable.params} (${portable.label}), in a worker`,
+          why: `no native code; of the packages that run there, the fewest attacker guesses per unit of CPU: ${trade(portable)}`,
+          cost: `${loginCost(portable)}${portable.runsOn === 'main-thread' ? ', on the calling thread' : ''}`,
+        }
+      : missing(edgeNeed),
+    migrationRow('moving users off bcrypt', bcrypt, server, '@authlab/password-context'),
+    migrationRow("moving users off better-auth's scrypt", betterAuthHash, server, '@authlab/better-auth'),
+  ]
+}

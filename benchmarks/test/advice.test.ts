@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, test } from 'vitest'
+import { adviceRows, PORTABLE_HASHERS } from '../src/report/advice.js'
+import { tradeOffCharts } from '../src/report/advice-chart-files.js'
+import { costsText } from '../src/report/advice-costs.js'
+import { guessesPerLoginCost, settingCosts } from '../src/report/advice-data.js'
+import { adviceTerminal } from '../src/report/advice-report.js'
+import { figureBlocks } from '../src/report/figures.js'
+import { renderRunHtml } from '../src/report/html-run.js'
+import { type ResultsFile, readResults } from '../src/results/results.js'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const read = (file: string) => readResults(join(ROOT, file))
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const adviceBlock = figureBlocks(README).find((b) => b.kind === 'advice')
+const runs = (adviceBlock?.files ?? []).map(read)
+
+describe('the README leads with advice generated from committed runs', () => {
+  test('its first 40 lines hold the "which to use" table and the trade-off chart', () => {
+    const first = README.split('\n').slice(0, 40).join('\n')
+    expect(first).toContain(' advice -->')
+    expect(first).toMatch(/\| session IDs in express-session /)
+    expect(first).toMatch(/!\[[^\]]+\]\(benchmarks\/results\/[^)]+-advice-trade-off\.svg\)/)
+    expect(first).toContain('<!-- /figures -->')
+  })
+
+  // The README's text is checked by figures.test.ts (every block agrees with its results files).
+  test('the chart it links is the one its runs draw (npm run figures)', async () => {
+    const charts = await tradeOffCharts(README, read)
+    expect(charts.length).toBeGreaterThan(0)
+    for (const { file, svg } of charts) expect(readFileSync(join(ROOT, file), 'utf8')).toBe(svg)
+  })
+
+  test('every need names what to use with a measured figure and a cost', () => {
+    const rows = adviceRows(runs)
+    expect(rows.map((r) => r.need)).toEqual([
+      'session IDs in express-session',
+      'session IDs in @fastify/session',
+      'session IDs in better-auth',
+      'password hashing on a server with cores to spare',
+      'password hashing on one vCPU',
+      'password hashing at the edge or in a browser',
+      'moving users off bcrypt',
+      "moving users off better-auth's scrypt",
+    ])
+    for (const row of rows) {
+      expect(row.use).not.toMatch(/not measured/)
+      expect(row.why).toMatch(/\d/)
+      expect(row.cost).toMatch(/\d/)
+    }
+  })
+})
+
+describe('costs per login and per guess', () => {
+  const costs = settingCosts(runs)
+
+  test('logins/s per core is 1000 ÷ CPU ms; a verify is preferred to a hash', () => {
+    for (const c of costs) expect(c.loginsPerSecondPerCore).toBeCloseTo(1000 / c.cpuMsPerLogin, 9)
+    const native = costs.find((c) => c.candidate === '@authlab/hash-bcrypt')
+    expect(native?.measured).toBe('verify')
+  })
+
+  test('the event-loop stall is the lag row of the same candidate at the same parameters only', () => {
+    // The lag suite runs node:crypto scrypt at its own defaults, not at better-auth's N=2^14 r=16.
+    const scrypt = costs.find(
+      (c) => c.candidate === '@authlab/hash-scrypt' && c.params.startsWith('scrypt ln=14'),
+    )
+    expect(scrypt?.stallMs).toBeUndefined()
+    const bcryptjs = costs.find((c) => c.candidate === '@authlab/hash-bcryptjs')
+    expect(bcryptjs?.stallMs).toBeGreaterThan(10)
+  })
+
+  test('every setting of the four algorithms has an attacker estimate with a source', () => {
+    for (const c of costs) {
+      expect(c.attacker?.reference.source).toMatch(/^https:\/\//)
+      expect(guessesPerLoginCost(c)).toBeGreaterThan(0)
+    }
+    expect(costsText(costs)[0]).toMatch(/^hasher\s+parameters/)
+  })
+
+  test('without an http run the express row says it was not measured, it does not guess', () => {
+    const withoutHttp = runs.filter((r: ResultsFile) => !r.run.suites.includes('http'))
+    const express = adviceRows(withoutHttp)[0]
+    expect(express?.why).toBe('not measured in these runs')
+  })
+})
+
+test('the portable hashers are the packages that claim both browsers', () => {
+  for (const name of PORTABLE_HASHERS) {
+    const pkg = JSON.parse(
+      readFileSync(join(ROOT, 'packages', name.slice('@authlab/'.length), 'package.json'), 'utf8'),
+    )
+    expect(pkg.authlab.runtimes).toEqual(expect.arrayContaining(['chromium', 'firefox']))
+  }
+})
+
+describe('the terminal and the HTML report of a run lead with the same advice', () => {
+  const latest = runs.find((r) => r.run.suites.includes('hash')) as ResultsFile
+
+  test('the terminal prints the rows the run answers and every setting’s costs', () => {
+    const text = adviceTerminal(latest)
+    expect(text).toMatch(/^\nWhich to use, from this run/)
+    for (const row of adviceRows([latest]).filter((r) => !r.why.startsWith('not measured')))
+      expect(text).toContain(`${row.need}: ${row.use}`)
+    expect(text).toMatch(/What each hasher setting costs:\n {2}hasher/)
+  })
+
+  test('the HTML report opens with the advice table and the trade-off chart', async () => {
+    const html = await renderRunHtml(latest)
+    const advice = html.indexOf('Which to use, from this run')
+    expect(advice).toBeGreaterThan(0)
+    expect(html.indexOf('advice-trade-off')).toBeGreaterThan(advice)
+    expect(html.match(/<h2>([^<]*)<\/h2>/)?.[1]).toBe('Which to use, from this run')
+  })
+
+  test('a run of no hash or id suite prints no advice', () => {
+    expect(adviceTerminal({ ...latest, suites: [] })).toBe('')
+  })
+})
