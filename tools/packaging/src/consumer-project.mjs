@@ -1,17 +1,22 @@
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { snippetDependencies, snippetRuns } from './snippet-runs.mjs'
 import { REPO_ROOT } from './workspace.mjs'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/consumer/', import.meta.url))
 
 /**
  * Registry packages the consumer installs, at the versions the workspace lockfile holds: the same
- * ones the workspace is tested with, and already in the npm cache after `npm ci`.
+ * ones the workspace is tested with, and already in the npm cache after `npm ci`. Besides the
+ * fixtures' own, every package a README snippet that the consumer test runs imports (fastify's included).
  */
 function consumerDependencies() {
   const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8'))
-  const names = ['express', 'express-session', 'typescript', '@types/node']
+  const run = snippetRuns().flatMap((entry) => ('notRun' in entry ? [] : [entry.snippet]))
+  const names = [
+    ...new Set(['express', 'express-session', 'typescript', '@types/node', ...snippetDependencies(run)]),
+  ]
   return Object.fromEntries(
     names.map((name) => {
       const version = lock.packages[`node_modules/${name}`]?.version

@@ -3,11 +3,13 @@ import { join, relative } from 'node:path'
 import { REPO_ROOT, workspaceDirs } from './workspace.mjs'
 
 /**
- * @typedef {{ readme: string, line: number, lang: 'ts' | 'js', code: string, path?: string }} Snippet
+ * @typedef {{ readme: string, line: number, lang: 'ts' | 'js', code: string, path?: string, marker?: string }} Snippet
  */
 
 // A block may say where it belongs, as in ```ts path=packages/id-fast/test/example.test.ts: it is then
 // checked as that file, so relative imports resolve as they would for a contributor writing it.
+// The line just before a block may be a marker, `<!-- snippet: … -->`, saying how it runs (see snippetRun).
+const MARKER = /^<!-- snippet: (.*) -->$/
 const FENCE = /^```(ts|typescript|js|javascript|mjs)(?:\s+path=(\S+))?\s*$/
 
 /** The Markdown files a user reads first: the root README, CONTRIBUTING and every workspace's README. */
@@ -43,6 +45,7 @@ export function extractSnippets(readme, root = REPO_ROOT) {
       lang: lang.startsWith('t') ? 'ts' : 'js',
       code: lines.slice(start, end).join('\n'),
       ...(fence?.[2] ? { path: fence[2] } : {}),
+      ...(MARKER.test(lines[i - 1] ?? '') ? { marker: MARKER.exec(lines[i - 1] ?? '')?.[1]?.trim() } : {}),
     })
     i = end
   }

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -8,7 +9,16 @@ import { childEnv } from '../src/child-env.mjs'
 import { type PackedPackage, writeConsumerProject } from '../src/consumer-project.mjs'
 import { findFloorNode } from '../src/floor-node.mjs'
 import { packPackages } from '../src/pack.mjs'
-import { kindOf, nodeEngineProblem, nodeRequirement, publishablePackages } from '../src/workspace.mjs'
+import { snippetModule, snippetRuns } from '../src/snippet-runs.mjs'
+import {
+  kindOf,
+  nodeEngineProblem,
+  nodeRequirement,
+  publishablePackages,
+  REPO_ROOT,
+  readManifest,
+} from '../src/workspace.mjs'
+import { loginSurvives, runScriptSnippet, sessionSurvives, startServerSnippet } from './snippet-flows.js'
 
 // What a user gets from the registry: pack every publishable package, install the tarballs into one fresh project outside the
 // workspace (registry dependencies only), then use them from require, import, TypeScript and a
@@ -60,6 +70,31 @@ const NODES: NodeUnderTest[] = [
     ? [nodeUnderTest('the stated floor', floor.path, floor.version)]
     : []),
 ]
+
+/**
+ * (f) Every code block of the READMEs a user reads (the repository's and each package's), run in the
+ * consumer project as a user would paste it; a block that cannot run there says why in its marker
+ * (readme-snippets.test.ts checks every block has one or the other).
+ */
+const SNIPPETS = snippetRuns().flatMap((run, index) =>
+  'notRun' in run
+    ? []
+    : run.modules.map((module) => ({
+        ...run,
+        module,
+        index,
+        where: `${run.snippet.readme}:${run.snippet.line}`,
+      })),
+)
+
+/** The format of the IDs a session-ID package's README snippet must put in its cookies. */
+async function idFormat(readme: string): Promise<{ length: number; alphabet: string }> {
+  const { name } = readManifest(join(REPO_ROOT, dirname(readme)))
+  const { generateId } = (await import(name)) as {
+    generateId: { info: { length: number; alphabet: string } }
+  }
+  return generateId.info
+}
 
 beforeAll(() => {
   const packed = packPackages(workspacePackages, { destination: root })
@@ -255,6 +290,34 @@ describe('installed from tarballs into a fresh project', () => {
         server.kill()
       }
     })
+
+    test.each(SNIPPETS)(
+      '(f) $where runs as written ($module)',
+      async ({ snippet, kind, module, index }) => {
+        const { file, text } = snippetModule(snippet, module, index)
+        writeFileSync(join(node.dir, file), text)
+        // What the snippets ask for from the environment before they start.
+        const env = {
+          ...childEnv(),
+          SESSION_SECRET: randomBytes(24).toString('hex'),
+          BETTER_AUTH_URL: 'http://localhost:3000',
+        }
+        if (kind === 'script') {
+          const { code, signal, stderr } = await runScriptSnippet(node.path, node.dir, file, env)
+          expect(withoutDocumentedWarnings(stderr), 'stderr').toBe('')
+          expect({ code, signal }).toEqual({ code: 0, signal: null })
+          return
+        }
+        const server = await startServerSnippet(node.path, node.dir, file, env)
+        try {
+          if (kind === 'login') await loginSurvives(server.base)
+          else await sessionSurvives(server.base, await idFormat(snippet.readme))
+        } finally {
+          expect(withoutDocumentedWarnings(await server.stop()), 'stderr').toBe('')
+        }
+      },
+      SPAWNS_EVERY_PACKAGE_MS,
+    )
   })
 })
 

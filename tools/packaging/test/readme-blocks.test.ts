@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { BLOCKS_DIR, blockText, readmesWithBlocks, renderBlocks } from '../src/readme-blocks.mjs'
+import { REPO_ROOT } from '../src/workspace.mjs'
 
 const readmes = readmesWithBlocks()
 const blocks = readdirSync(BLOCKS_DIR).map((file) => file.replace(/\.md$/, ''))
@@ -45,4 +46,16 @@ test('a block renders with its package name; a changed block file changes the RE
   expect(() => renderBlocks('<!-- block nope -->\n<!-- /block -->', 'p', dir)).toThrow(
     /no README block "nope"/,
   )
+})
+
+test('the scaffolding templates hold each block as it renders, so a new package starts up to date', () => {
+  const templates = join(REPO_ROOT, 'turbo/generators/templates')
+  const stale = readdirSync(templates)
+    .map((kind) => join(templates, kind, 'README.md.tmpl'))
+    .filter((file) => existsSync(file))
+    .filter((file) => {
+      const text = readFileSync(file, 'utf8')
+      return renderBlocks(text, '{{packageName}}') !== text
+    })
+  expect(stale, 'copy the blocks from tools/packaging/readme-blocks into these templates').toEqual([])
 })
