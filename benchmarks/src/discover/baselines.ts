@@ -9,6 +9,8 @@ export const ID_BASELINES: readonly string[] = [
   'ref:fastify-session',
   'ref:express-session',
   'ref:better-auth',
+  // What apps that use it as a token pay, for the defaults table (absent on Node 22: no ratio there).
+  'ref:randomUUIDv7',
 ]
 
 /** The flat-string floor (references.ts): the cheapest 32-character string, so no generator can beat it. */

@@ -12,8 +12,8 @@ import type {
   StretchCandidate,
 } from '../types.js'
 import { isBaseline } from './baselines.js'
-import { HASH_REFERENCES } from './hash-references.js'
-import { ID_REFERENCES } from './references.js'
+import { atLargerMemory, HASH_REFERENCE_SKIPS, HASH_REFERENCES } from './hash-references.js'
+import { ID_REFERENCE_SKIPS, ID_REFERENCES } from './references.js'
 
 export interface Skipped {
   readonly name: string
@@ -86,7 +86,11 @@ export function assembleCandidates(packages: readonly LoadedPackage[], root: str
     else hashers.push(candidate as HashCandidate)
   }
   // References after the packages: the http suite's ids servers take the first hasher, a package's.
-  return { candidates: { ids, hashers: [...hashers, ...HASH_REFERENCES], stretch }, skipped }
+  const all = [...hashers, ...HASH_REFERENCES]
+  return {
+    candidates: { ids, hashers: [...all, ...atLargerMemory(all)], stretch },
+    skipped: [...skipped, ...ID_REFERENCE_SKIPS, ...HASH_REFERENCE_SKIPS],
+  }
 }
 
 /**

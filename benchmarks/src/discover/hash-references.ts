@@ -1,6 +1,16 @@
+import * as nodeCrypto from 'node:crypto'
 import { createRequire } from 'node:module'
-import { InvalidOptionError, type Password, type PasswordHasher } from '@authlab/core'
+import {
+  ARGON2ID,
+  type Argon2idOptions,
+  defineKdfHasher,
+  InvalidOptionError,
+  type Password,
+  type PasswordHasher,
+  UnsupportedRuntimeError,
+} from '@authlab/core'
 import type { HashCandidate } from '../types.js'
+import type { Skipped } from './candidates.js'
 
 /** better-auth's password module as the bench installs it: its own code is loaded, never retyped. */
 const fromBench = createRequire(import.meta.url)
@@ -55,6 +65,109 @@ const sameParams = (params: Readonly<Record<string, number>>) =>
   Object.keys(params).length === Object.keys(BETTER_AUTH_PARAMS).length &&
   Object.entries(BETTER_AUTH_PARAMS).every(([key, value]) => params[key] === value)
 
+type Argon2Sync = (
+  algorithm: 'argon2id',
+  parameters: {
+    message: Uint8Array
+    nonce: Uint8Array
+    parallelism: number
+    tagLength: number
+    memory: number
+    passes: number
+  },
+) => Uint8Array
+
+/** Node's argon2Sync (Node >= 24.7), read at call time: a named import would fail to load on Node 22. */
+const argon2Sync = (nodeCrypto as unknown as { argon2Sync?: Argon2Sync }).argon2Sync
+
+const ARGON2_SYNC_LABEL = 'argon2id (node:crypto argon2Sync) [ref]'
+
+/**
+ * `crypto.argon2Sync` (Node >= 24.7): the same OpenSSL derivation as @authlab/hash-node-crypto-argon2's
+ * async `crypto.argon2`, on the main thread. Bench-only: what the async form buys is the event loop left
+ * free, and this is the other side of that comparison, at every argon2id setting.
+ */
+export function createArgon2SyncHasher(options?: Argon2idOptions): PasswordHasher {
+  const derive = argon2Sync
+  if (!derive) {
+    throw new UnsupportedRuntimeError(
+      `crypto.argon2Sync needs Node >= 24.7; this is Node ${process.versions.node}`,
+      undefined,
+      'Node >= 24.7',
+    )
+  }
+  return defineKdfHasher({
+    algorithm: ARGON2ID,
+    describe: {
+      name: 'ref:crypto.argon2Sync',
+      displayName: ARGON2_SYNC_LABEL,
+      wraps: 'node:crypto argon2Sync (Node >= 24.7, OpenSSL), bench-only',
+      runsOn: 'main-thread',
+    },
+    kdf: async (password, salt, params, length) =>
+      derive('argon2id', {
+        message: password,
+        nonce: salt,
+        parallelism: params.p as number,
+        tagLength: length,
+        memory: params.m as number,
+        passes: params.t as number,
+      }),
+    options,
+  })
+}
+
+/**
+ * The larger argon2id memory size of the quick run (64 MiB, OWASP's t=2 p=1), at which the suites that
+ * run each hasher at its defaults only (lag, concurrency) also run node:crypto's argon2: its CPU per hash
+ * grows faster than memory (page faults per call; packages/hash-node-crypto-argon2's README), so one
+ * size does not tell a user what another costs.
+ */
+const LARGER_ARGON2 = ARGON2ID.bench.find(
+  (setting) => setting.quick && setting.params.m === 65536 && setting.params.p === 1,
+)
+
+/** Which candidates run again at LARGER_ARGON2 as their defaults: the built-in argon2, async and sync. */
+const AT_LARGER_MEMORY: readonly string[] = ['@authlab/hash-node-crypto-argon2', 'ref:crypto.argon2Sync']
+
+/**
+ * Each of AT_LARGER_MEMORY present in `hashers`, configured at LARGER_ARGON2 as its defaults, under its
+ * own key. In the cost-equalised settings it is not a candidate (the original runs them all).
+ */
+export function atLargerMemory(hashers: readonly HashCandidate[]): HashCandidate[] {
+  const setting = LARGER_ARGON2
+  if (!setting) return []
+  const { m, t, p } = setting.params
+  return hashers.flatMap((base) => {
+    if (!AT_LARGER_MEMORY.includes(base.id)) return []
+    const options = base.optionsFor(ARGON2ID.id, setting.params)
+    if (!options) return []
+    const suffix = `m=${m} t=${t} p=${p}`
+    return [
+      {
+        id: `${base.id} (${suffix})`,
+        label: `${base.label} ${suffix}`,
+        create: (extra?: Record<string, unknown>) => {
+          const hasher = base.create({ ...options, ...extra })
+          return { ...hasher, info: { ...hasher.info, displayName: `${hasher.info.displayName} ${suffix}` } }
+        },
+        optionsFor: () => undefined,
+        source: base.source,
+      },
+    ]
+  })
+}
+
+/** References this Node cannot run, with the reason: listed as skipped, never created. */
+export const HASH_REFERENCE_SKIPS: readonly Skipped[] = argon2Sync
+  ? []
+  : [
+      {
+        name: 'ref:crypto.argon2Sync',
+        reason: `needs Node >= 24.7 (crypto.argon2Sync); this is Node ${process.versions.node}`,
+      },
+    ]
+
 export const HASH_REFERENCES: readonly HashCandidate[] = [
   {
     id: 'ref:better-auth-password',
@@ -64,4 +177,17 @@ export const HASH_REFERENCES: readonly HashCandidate[] = [
     optionsFor: (algorithm, params) => (algorithm === 'scrypt' && sameParams(params) ? {} : undefined),
     source: { kind: 'reference' },
   },
+  ...(argon2Sync
+    ? [
+        {
+          id: 'ref:crypto.argon2Sync',
+          label: ARGON2_SYNC_LABEL,
+          create: (options?: Record<string, unknown>) => createArgon2SyncHasher(options as Argon2idOptions),
+          // Every argon2id setting: the same options as the async package takes (core's argon2id profile).
+          optionsFor: (algorithm: string, params: Readonly<Record<string, number>>) =>
+            algorithm === ARGON2ID.id ? { ...params } : undefined,
+          source: { kind: 'reference' as const },
+        },
+      ]
+    : []),
 ]

@@ -1,7 +1,16 @@
-import { randomUUID } from 'node:crypto'
+import * as nodeCrypto from 'node:crypto'
 import { createRequire } from 'node:module'
-import { base64urlIdShape, defineIdGenerator, entropyBitsOf, type IdGenerator } from '@authlab/core'
+import {
+  base64urlIdShape,
+  defineIdGenerator,
+  entropyBitsOf,
+  type IdGenerator,
+  UnsupportedRuntimeError,
+} from '@authlab/core'
 import type { IdCandidate } from '../types.js'
+import type { Skipped } from './candidates.js'
+
+const { randomUUID } = nodeCrypto
 
 const HEX_AND_DASH = '0123456789abcdef-'
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -30,6 +39,43 @@ export function createRandomUuidReference(): IdGenerator {
     },
     () => randomUUID(),
   )
+}
+
+/** Node's UUID v7 (Node >= 24), read at call time: a named import would fail to load on Node 22. */
+const randomUUIDv7 = (nodeCrypto as unknown as { randomUUIDv7?: () => string }).randomUUIDv7
+
+/** Short, for table cells; the whole sentence is the generator's `randomness`, in the method and legend. */
+const RANDOM_UUID_V7_LABEL = 'crypto.randomUUIDv7() [ref; 74 random bits + ms timestamp]'
+
+/**
+ * Node's UUID v7 (RFC 9562 §5.7: a 48-bit Unix millisecond timestamp, then 74 random bits), which many
+ * apps now use as a token because it sorts by time. As a session ID the timestamp is readable by anyone
+ * holding the cookie: it says when the session began. Measured as a reference, never recommended.
+ */
+export function createRandomUuidV7Reference(): IdGenerator {
+  const generate = randomUUIDv7
+  if (!generate) {
+    throw new UnsupportedRuntimeError(
+      `crypto.randomUUIDv7() needs Node >= 24; this is Node ${process.versions.node}`,
+      undefined,
+      'Node >= 24',
+    )
+  }
+  return defineIdGenerator({
+    info: {
+      name: 'ref:randomUUIDv7',
+      displayName: RANDOM_UUID_V7_LABEL,
+      wraps: 'crypto.randomUUIDv7()',
+      length: 36,
+      alphabet: HEX_AND_DASH,
+      entropyBits: 74,
+      randomness:
+        'OS-seeded CSPRNG, batched by Node: 74 random bits + a millisecond timestamp that tells anyone holding the cookie when the session began',
+      poolBytes: 2048,
+      runsOn: 'main-thread',
+    },
+    generate: () => generate(),
+  })
 }
 
 /**
@@ -160,6 +206,16 @@ export const ID_REFERENCES: readonly IdCandidate[] = [
     create: createRandomUuidReference,
     source: REFERENCE,
   },
+  ...(randomUUIDv7
+    ? [
+        {
+          id: 'ref:randomUUIDv7',
+          label: RANDOM_UUID_V7_LABEL,
+          create: createRandomUuidV7Reference,
+          source: REFERENCE,
+        },
+      ]
+    : []),
   {
     id: 'ref:flat-string',
     label: 'flat 32-char string (INSECURE ceiling, no randomness)',
@@ -191,3 +247,13 @@ export const ID_REFERENCES: readonly IdCandidate[] = [
     source: REFERENCE,
   },
 ]
+
+/** References this Node cannot run, with the reason: listed as skipped, never created. */
+export const ID_REFERENCE_SKIPS: readonly Skipped[] = randomUUIDv7
+  ? []
+  : [
+      {
+        name: 'ref:randomUUIDv7',
+        reason: `needs Node >= 24 (crypto.randomUUIDv7); this is Node ${process.versions.node}`,
+      },
+    ]

@@ -9,7 +9,7 @@ export interface CostSetting {
   readonly label: string
   readonly family: string
   readonly options: Readonly<Record<string, number>>
-  /** Run in quick mode too (one per family); the rest need `--full`. */
+  /** Run in quick mode too; the rest need `--full`. */
   readonly quick: boolean
 }
 

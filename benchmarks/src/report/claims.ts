@@ -187,6 +187,8 @@ export interface FrameworkDefault {
   readonly id: string
   /** Its default password hasher's candidate id, and the hash setting at that hasher's own parameters. */
   readonly hasher?: { readonly candidate: string; readonly setting: string }
+  /** The runtime its generator needs: runs on an older one had no such candidate, and the table leaves the row out. */
+  readonly needs?: string
 }
 
 /** The session-ID generator the table compares every framework's default with. */
@@ -201,4 +203,5 @@ export const FRAMEWORK_DEFAULTS: readonly FrameworkDefault[] = [
     hasher: { candidate: 'ref:better-auth-password', setting: 'scrypt:ln=14,r=16,p=1' },
   },
   { framework: 'Auth.js, koa-session, hono-sessions', id: 'ref:randomUUID' },
+  { framework: 'apps using crypto.randomUUIDv7() as a token', id: 'ref:randomUUIDv7', needs: 'Node >= 24' },
 ]

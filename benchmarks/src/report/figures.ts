@@ -275,7 +275,8 @@ export function defaultsFigures(
   }
   const ids = { suite: 'ids', operation: 'generate', runtime: undefined }
   const best = find({ ...ids, candidate: BEST_ID })
-  const cells = FRAMEWORK_DEFAULTS.map((f) => {
+  const measured = FRAMEWORK_DEFAULTS.filter((f) => !f.needs || find({ ...ids, candidate: f.id }))
+  const cells = measured.map((f) => {
     const own = find({ ...ids, candidate: f.id })
     const idCell = cell(best, (row) => {
       const q = row.ratios.find((r) => againstOf(r) === f.id)

@@ -28,7 +28,65 @@ export interface Group {
   readonly unit: string
   readonly baseline: string
   readonly candidates: readonly Candidate[]
+  /** References of another runtime this group leaves out, each with why. */
+  readonly notes?: readonly string[]
 }
+
+/**
+ * What a runtime has built in and no package wraps, measured as a reference in that runtime's column only:
+ * `entry` is the expression's options at a bench setting, or undefined where the API cannot express it.
+ */
+interface BuiltIn {
+  readonly runtimes: readonly string[]
+  /** Why it is absent from the other runtimes, for their notes. */
+  readonly absent: string
+  readonly id: string
+  readonly label: string
+}
+
+interface BuiltInHasher extends BuiltIn {
+  readonly algorithm: string
+  readonly options: (params: Readonly<Record<string, number>>) => object | undefined
+}
+
+/**
+ * Bun's own password API (Bun.password.hash, in Bun's native code): argon2id with memoryCost (KiB) and
+ * timeCost and one lane, bcrypt with cost. Its argon2id has no parallelism option, so it runs p=1
+ * settings only.
+ */
+const BUILT_IN_HASHERS: readonly BuiltInHasher[] = [
+  {
+    runtimes: ['bun'],
+    absent: "Bun's own API",
+    id: 'ref:Bun.password argon2id',
+    label: 'Bun.password argon2id [ref]',
+    algorithm: 'argon2id',
+    options: ({ m, t, p }) => (p === 1 ? { algorithm: 'argon2id', memoryCost: m, timeCost: t } : undefined),
+  },
+  {
+    runtimes: ['bun'],
+    absent: "Bun's own API",
+    id: 'ref:Bun.password bcrypt',
+    label: 'Bun.password bcrypt [ref]',
+    algorithm: 'bcrypt',
+    options: ({ cost }) => ({ algorithm: 'bcrypt', cost }),
+  },
+]
+
+/**
+ * `crypto.randomUUIDv7()` from node:crypto (Node >= 24, and Bun's node:crypto): 74 random bits and a
+ * millisecond timestamp (RFC 9562 §5.7), a reference many apps use as a token.
+ */
+const RANDOM_UUID_V7: BuiltIn & { readonly call: string; readonly module: string } = {
+  runtimes: ['node', 'node24', 'bun'],
+  absent: 'node:crypto randomUUIDv7 is in Node >= 24 and Bun',
+  id: 'ref:randomUUIDv7',
+  label: 'crypto.randomUUIDv7() [ref; 74 random bits + ms timestamp]',
+  module: 'node:crypto',
+  call: 'm.randomUUIDv7()',
+}
+
+const absentNote = (builtIn: BuiltIn, runtime: string) => `${builtIn.id} not in ${runtime}: ${builtIn.absent}`
 
 const EMAIL = 'bench@example.com'
 // Every derivation gets a salt of its own (a random tag per candidate, then a counter; the A/A
@@ -148,12 +206,29 @@ export function groupsFor(
           call: 's()',
         }
       })
+    const v7 = RANDOM_UUID_V7.runtimes.includes(runtime)
     groups.push({
       suite: 'ids',
       group: 'session IDs',
       unit: 'IDs/s',
       baseline: uuid.id,
-      candidates: [uuid, control(uuid), ...generators, ...frameworkDefaults()],
+      candidates: [
+        uuid,
+        control(uuid),
+        ...(v7
+          ? [
+              {
+                id: RANDOM_UUID_V7.id,
+                label: RANDOM_UUID_V7.label,
+                module: RANDOM_UUID_V7.module,
+                call: RANDOM_UUID_V7.call,
+              },
+            ]
+          : []),
+        ...generators,
+        ...frameworkDefaults(),
+      ],
+      notes: v7 ? [] : [absentNote(RANDOM_UUID_V7, runtime)],
     })
   }
   if (suites.includes('hash')) {
@@ -172,7 +247,24 @@ export function groupsFor(
           call: `s.hash(${PASSWORD})`,
         }),
       )
-      groups.push(...withBaseline('hash', setting.label, 'hashes/s', nativeHashers()[algorithm], list))
+      const notes: string[] = []
+      for (const builtIn of BUILT_IN_HASHERS.filter((b) => b.algorithm === algorithm)) {
+        const options = builtIn.options(setting.params)
+        if (!builtIn.runtimes.includes(runtime)) notes.push(absentNote(builtIn, runtime))
+        else if (!options) notes.push(`${builtIn.id} left out: it cannot express ${setting.label}`)
+        else
+          list.push({
+            id: builtIn.id,
+            label: builtIn.label,
+            call: `Bun.password.hash(${PASSWORD}, ${JSON.stringify(options)})`,
+          })
+      }
+      groups.push(
+        ...withBaseline('hash', setting.label, 'hashes/s', nativeHashers()[algorithm], list).map((g) => ({
+          ...g,
+          notes,
+        })),
+      )
     }
   }
   if (suites.includes('stretch')) groups.push(...stretchGroups(claiming, runtime))

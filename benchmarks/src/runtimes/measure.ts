@@ -85,6 +85,7 @@ export async function measureRuntime(
       }
     }
     reported = measured.runtime
+    notes.push(...(group.notes ?? []))
     rows.push(...rowsOf(group, measured, runtime))
   }
   if (!reported) return { id, ok: false, reason: 'no package claims this runtime for the chosen suites' }

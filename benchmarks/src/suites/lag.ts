@@ -35,26 +35,37 @@ export async function measureLag(
   budget: Pick<Budget, 'lagMinHashes' | 'lagTimeMs'>,
 ): Promise<LagFigures> {
   const histogram = monitorEventLoopDelay({ resolution: 1 })
+  histogram.enable()
+  // The histogram records the gap between two of its own timer runs, so its first run only sets a
+  // start: without one before the hashes, a single hash that holds the loop would be recorded as no delay.
+  await new Promise((resolve) => setTimeout(resolve, 2 * TICK_MS))
   let ticks = 0
   const timer = setInterval(() => ticks++, TICK_MS)
-  histogram.enable()
   const eluStart = performance.eventLoopUtilization()
   const started = performance.now()
   let hashes = 0
+  let elapsed = 0
+  let utilization = 0
   try {
-    while (hashes < budget.lagMinHashes || performance.now() - started < budget.lagTimeMs) {
-      await hasher.hash(BENCH_PASSWORD)
-      hashes++
-      // Back to the event loop between hashes, as a server is between requests: overdue timers run,
-      // so the delay recorded is what one hash costs the loop, not the whole back-to-back series.
-      await new Promise((resolve) => setImmediate(resolve))
+    try {
+      while (hashes < budget.lagMinHashes || performance.now() - started < budget.lagTimeMs) {
+        await hasher.hash(BENCH_PASSWORD)
+        hashes++
+        // Back to the event loop between hashes, as a server is between requests: overdue timers run,
+        // so the delay recorded is what one hash costs the loop, not the whole back-to-back series.
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    } finally {
+      clearInterval(timer)
     }
+    elapsed = performance.now() - started
+    utilization = performance.eventLoopUtilization(eluStart).utilization
+    // A timers phase after the last hash, so the histogram's timer runs once after it: a setImmediate
+    // resumes in the check phase, before the next timers phase, and the last hash's delay would be lost.
+    await new Promise((resolve) => setTimeout(resolve, 2 * TICK_MS))
   } finally {
-    clearInterval(timer)
     histogram.disable()
   }
-  const elapsed = performance.now() - started
-  const utilization = performance.eventLoopUtilization(eluStart).utilization
   return {
     hashes,
     msPerHash: elapsed / hashes,

@@ -26,7 +26,7 @@ export interface WorkEstimate {
 export interface BenchSetting {
   readonly label: string
   readonly params: Params
-  /** Run in the bench's quick mode too (one per algorithm); the rest only with `--full`. */
+  /** Run in the bench's quick mode too (the first is the one other runtimes run); the rest only with `--full`. */
   readonly quick: boolean
 }
 

@@ -1,0 +1,30 @@
+import type { PasswordHasher } from '@authlab/core'
+import { expect, test } from 'vitest'
+import { measureLag } from '../src/suites/lag.js'
+
+/** A hasher whose one hash holds the main thread (busy), like argon2Sync at 64 MiB. */
+const blocking: PasswordHasher = {
+  info: {
+    name: 'blocking',
+    displayName: 'blocking',
+    wraps: 'a busy loop',
+    algorithm: 'test',
+    runsOn: 'main-thread',
+    params: {},
+  },
+  hash: async () => {
+    const until = performance.now() + 60
+    while (performance.now() < until);
+    return 'x'
+  },
+  verify: async () => true,
+  needsRehash: () => false,
+}
+
+test('a round of one hash that holds the loop records a delay, not none', async () => {
+  const figures = await measureLag(blocking, { lagMinHashes: 1, lagTimeMs: 0 })
+  expect(figures.hashes).toBe(1)
+  // No wall-clock bound: only that the block was seen at all (the histogram's first run sets its start).
+  expect(figures.maxDelayMs).toBeGreaterThan(0)
+  expect(figures.ticksPerHash).toBeLessThanOrEqual(2)
+})

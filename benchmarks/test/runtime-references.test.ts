@@ -1,0 +1,53 @@
+import { resolve } from 'node:path'
+import { discoverPackages, type LoadedPackage, loadPackages } from '@authlab/workspace'
+import { describe, expect, test } from 'vitest'
+import { groupsFor } from '../src/runtimes/groups.js'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
+async function loaded(): Promise<LoadedPackage[]> {
+  const outcomes = await loadPackages(discoverPackages(ROOT))
+  return outcomes.flatMap((o) => (o.ok ? [o.pkg] : []))
+}
+
+const ids = (groups: ReturnType<typeof groupsFor>, group: string) =>
+  groups.find((g) => g.group === group)?.candidates.map((c) => c.id) ?? []
+
+describe("a runtime's own APIs as references in its column only", () => {
+  test('Bun.password argon2id and bcrypt run in Bun beside the packages, at the same settings', async () => {
+    const groups = groupsFor('bun', ['hash'], await loaded())
+    const argon2 = groups.find((g) => g.group === 'argon2id OWASP m=19456 t=2 p=1')
+    expect(argon2?.candidates.map((c) => c.id)).toEqual(
+      expect.arrayContaining(['ref:Bun.password argon2id', '@authlab/hash-node-crypto-argon2']),
+    )
+    expect(argon2?.candidates.find((c) => c.id === 'ref:Bun.password argon2id')?.call).toBe(
+      'Bun.password.hash("correct horse battery staple", {"algorithm":"argon2id","memoryCost":19456,"timeCost":2})',
+    )
+    expect(ids(groups, 'bcrypt cost 10')).toContain('ref:Bun.password bcrypt')
+    expect(groups.flatMap((g) => g.notes ?? [])).toEqual([])
+  })
+
+  test('elsewhere they are left out with the reason, never attempted', async () => {
+    for (const runtime of ['node', 'node22', 'deno', 'chromium']) {
+      const groups = groupsFor(runtime, ['hash', 'ids'], await loaded())
+      const all = groups.flatMap((g) => g.candidates.map((c) => c.id))
+      expect(all).not.toContain('ref:Bun.password argon2id')
+      expect(all).not.toContain('ref:Bun.password bcrypt')
+      const notes = groups.flatMap((g) => g.notes ?? [])
+      expect(notes).toContain(`ref:Bun.password bcrypt not in ${runtime}: Bun's own API`)
+    }
+  })
+
+  test('crypto.randomUUIDv7() runs where node:crypto has it (Node >= 24, Bun), with a reason elsewhere', async () => {
+    const packages = await loaded()
+    for (const runtime of ['node', 'node24', 'bun'])
+      expect(ids(groupsFor(runtime, ['ids'], packages), 'session IDs')).toContain('ref:randomUUIDv7')
+    for (const runtime of ['node22', 'deno', 'firefox']) {
+      const groups = groupsFor(runtime, ['ids'], packages)
+      expect(ids(groups, 'session IDs')).not.toContain('ref:randomUUIDv7')
+      expect(groups[0]?.notes).toEqual([
+        `ref:randomUUIDv7 not in ${runtime}: node:crypto randomUUIDv7 is in Node >= 24 and Bun`,
+      ])
+    }
+  })
+})
