@@ -91,8 +91,8 @@ compare       ${wrap(
   .join('\n')
   .trimStart()}
               --absolute compares raw per-round values instead of ratios (same quiet machine only).
-results files are read only as regular files (never a symbolic link, FIFO or device), of at most
-              ${MAX_RESULTS_BYTES / 2 ** 20} MiB and ${MAX_ROUNDS_READ.toLocaleString('en-US')} rounds each; report writes its files only as regular files.
+files         results files are read only as regular files (never a symbolic link, FIFO or device), of at most
+              ${MAX_RESULTS_BYTES / 2 ** 20} MiB and ${MAX_ROUNDS_READ.toLocaleString('en-US')} rounds each; report writes only regular files, never through a link.
 exit codes    ${EXIT.ok} done (compare: no regression) · ${EXIT.regression} compare found a regression, or figures --check a stale README
               · ${EXIT.usage} a usage error or bad input · ${EXIT.unreadable} a results file that cannot be read (missing, not a
               regular file, too large, not JSON, not a results file, too many rounds) · ${EXIT.internal} an internal error.
