@@ -30,7 +30,7 @@ import { ratioSpread, verdictAudit } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
 import { parseRuntimes } from './runtimes/across.js'
 import { PROCESS_ROUND_SUITES, SUITES } from './suites/index.js'
-import type { Suite } from './types.js'
+import type { Budget, Suite } from './types.js'
 
 /** The benchmarks workspace directory (this file lives in src/ or dist/). */
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -47,7 +47,7 @@ export interface Io {
 
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
-                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--wide]
+                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--wide] [--explain]
                 [--rtt <duration>] [--runtime node,node24,node22,bun,deno,chromium,firefox]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
                 [--format text|md|json]
@@ -79,6 +79,7 @@ Every micro suite runs interleaved rounds, and more rounds for comparisons still
 --rtt         stretch suite: a simulated network round trip added to every call of row [2]'s remote scrypt
               helper, e.g. 30ms (whole ms, at most 5s); the row is labelled "simulated RTT 30 ms". Default: none
               (loopback, almost no network cost).
+--explain     prints the verdict rule and the method of each suite named (default: the default ones); runs nothing.
 --wide        prints every column of every table (default: candidate, figure, first ratio, verdict).
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
@@ -141,6 +142,15 @@ export function rttOption(value: string | undefined, suites: readonly Suite[]): 
   if (!suites.some((suite) => suite.name === 'stretch'))
     throw new UsageError('--rtt applies to the stretch suite only (add it to --suite)')
   return ms
+}
+
+/** The verdict rule and each suite's method in full, as a run at this budget would measure. */
+function explain(suites: readonly Suite[], budget: Budget, width = COMPACT_WIDTH): string {
+  const paragraphs = [
+    VERDICT_RULE,
+    ...suites.map((suite) => `${suite.name}: ${suite.description} Method: ${suite.method(budget)}`),
+  ]
+  return `${paragraphs.map((p) => wrap(p, width, '').join('\n')).join('\n\n')}\n`
 }
 
 /** The measuring tools as this package resolves them (the root node_modules may hold other versions). */
@@ -311,6 +321,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         format: { type: 'string' },
         absolute: { type: 'boolean', default: false },
         wide: { type: 'boolean', default: false },
+        explain: { type: 'boolean', default: false },
         from: { type: 'string', multiple: true },
         check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -338,6 +349,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       SUITES,
       values.suite?.split(',').map((s) => s.trim()),
     )
+    if (values.explain) {
+      io.stdout(explain(suites, mode === 'full' ? FULL : QUICK, terminalWidth(process.stdout)))
+      return EXIT.ok
+    }
     const { files } = await runBench({
       root: io.root ?? resolve(PACKAGE_DIR, '..'),
       suites,

@@ -7,7 +7,7 @@ import { onMeasureCore, placementNote } from './measure/placement.js'
 import { CONTROL_FLAG, failedControl, summarizeRatio } from './measure/verdict.js'
 import { adviceTerminal } from './report/advice-report.js'
 import { writeReports } from './report/files.js'
-import { renderTerminal, type TerminalOptions } from './report/terminal.js'
+import { renderFindings, renderRule, renderTerminal, type TerminalOptions } from './report/terminal.js'
 import { disagreementText } from './report/words.js'
 import { captureEnvironment, loadAverage } from './results/env.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
@@ -153,6 +153,7 @@ async function runSuite(
   const record = {
     name: suite.name,
     description: suite.description,
+    method: suite.method(options.budget),
     notes: why ? [...notes, `Verdicts withheld: ${why}.`] : notes,
     rows: stamped,
   }
@@ -204,6 +205,7 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   const baseEnvironment = captureEnvironment(options.root, discovered, options.mode, options.toolVersions)
   const records: SuiteRecord[] = []
   let environment: typeof baseEnvironment = baseEnvironment
+  options.stdout(renderRule(terminalOptions(options)))
   if (options.runtimes) {
     const across = await runAcrossRuntimes({ ...options, runtimes: options.runtimes })
     skipped.push(...across.skipped)
@@ -224,6 +226,7 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
     loadAverageAtEnd: loadAverage(),
   }
   const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
+  options.stdout(renderFindings(results, terminalOptions(options)))
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)
   const json = join(options.outDir, `${stem}.json`)

@@ -142,51 +142,85 @@ export interface IdSampling {
   readonly roundLimitMs?: number
 }
 
-export interface Budget {
-  /** Rounds of the ids suite: every candidate once per round, each in its own process. */
-  readonly idRounds: number
-  readonly idSampling: IdSampling
-  /** IDs generated for the retained-heap measurement, one in `keepEvery` kept. */
-  readonly heapIds: number
-  /** Retained-heap measurements per candidate (the median is reported) and IDs generated first to warm. */
-  readonly heapRepeats: number
-  readonly heapWarmup: number
-  /** Rounds of the hash suite: hash, then verify, per configuration per round. */
-  readonly hashRounds: number
-  /** Hash suite: CPU time each operation is repeated for within a round (at least one call). */
-  readonly hashRoundMs: number
-  /** Hash suite: a configuration whose one warm call takes longer than this is not run (noted, not guessed). */
-  readonly hashCallCapMs: number
-  /** Cost-equalised settings run: `quick` runs one per algorithm family, `full` all of them. */
+/**
+ * Rounds after the first ones, for the comparisons still undecided (src/measure/rounds.ts): at most
+ * `maxRounds` in all, within `budgetMs` of wall time for the extra rounds. Absent: fixed rounds.
+ */
+export interface RaceBudget {
+  readonly maxRounds: number
+  readonly budgetMs: number
+}
+
+/** What every suite's budget has: its minimum rounds, and its allowance for extra ones. */
+interface RoundsBudget {
+  readonly rounds: number
+  readonly race?: RaceBudget
+}
+
+/** The ids suite: every candidate once per round, each in its own process. */
+export interface IdsBudget extends RoundsBudget {
+  readonly sampling: IdSampling
+  /** The retained-heap measurement: IDs generated (one in `keepEvery` kept), repeats (the least is kept), warm-up IDs. */
+  readonly heap: { readonly ids: number; readonly repeats: number; readonly warmup: number }
+}
+
+/** The hash suite: hash, then verify, per configuration per round. */
+export interface HashBudget extends RoundsBudget {
+  /** CPU time each operation is repeated for within a round (at least one call). */
+  readonly roundMs: number
+  /** A configuration whose one warm call takes longer than this is not run (noted, not guessed). */
+  readonly callCapMs: number
+  /** Cost-equalised settings run: one per algorithm family, or all of them. */
   readonly allSettings: boolean
-  /** Hash suite: time verify at the cost settings too (always at the defaults). */
+  /** Time verify at the cost settings too (always at the defaults). */
   readonly settingVerifies: boolean
-  /** Lag suite: time to hash back to back per hasher (at least `lagMinHashes`). */
-  readonly lagTimeMs: number
-  readonly lagMinHashes: number
-  /** Concurrency: rounds, and the projected round time above which a K is skipped (not guessed). */
-  readonly concurrencyRounds: number
-  readonly concurrencyCapMs: number
-  /** Concurrency: wall time a round's sequences of bursts may fill (at least one sequence, at most five). */
-  readonly concurrencyRoundMs: number
-  /** Stretch: rounds per backend, and the time each is repeated for within a round (at least one call). */
-  readonly stretchRounds: number
-  readonly stretchRoundMs: number
-  /** Lag suite: rounds per hasher, each `lagTimeMs` of back-to-back hashes. */
-  readonly lagRounds: number
-  /**
-   * Rounds after the first ones, for the comparisons still undecided (src/measure/rounds.ts): at most
-   * `maxRounds` in all, within each suite's wall-time allowance in ms. Absent: fixed rounds.
-   */
-  readonly race?: {
-    readonly maxRounds: number
-    readonly idsMs: number
-    readonly hashMs: number
-    readonly concurrencyMs: number
-    readonly stretchMs: number
-    readonly lagMs: number
-    readonly inFrameworkMs: number
-  }
+}
+
+/** The lag suite: per round, each hasher hashes back to back for `timeMs` (at least `minHashes`). */
+export interface LagBudget extends RoundsBudget {
+  readonly timeMs: number
+  readonly minHashes: number
+  /** A hasher whose one warm call takes longer than this is not run (noted, not guessed). */
+  readonly callCapMs: number
+}
+
+/** The concurrency suite. */
+export interface ConcurrencyBudget extends RoundsBudget {
+  /** The projected round time above which a K is skipped (not guessed). */
+  readonly capMs: number
+  /** Wall time a round's sequences of bursts may fill (at least one sequence, at most five). */
+  readonly roundMs: number
+}
+
+/** The stretch suite: the time each job is repeated for within a round (at least one call). */
+export interface StretchBudget extends RoundsBudget {
+  readonly roundMs: number
+}
+
+/**
+ * The server suites (ids-in-fastify, http): per round one fresh server serving every candidate, warmed
+ * in `windowSec` windows until its rate stops rising (at most `warmupSec`), then `windows` cycles of one
+ * `windowSec` window per candidate. Logins are counted, not timed (see the login scenario); their servers
+ * get `warmupLogins` first.
+ */
+export interface HttpBudget extends RoundsBudget {
+  readonly warmupSec: number
+  readonly windowSec: number
+  readonly windows: number
+  readonly loginRounds: number
+  readonly loginSec: number
+  readonly warmupLogins: number
+}
+
+/** Each suite's own budget, for a quick or a full run (src/measure/budget.ts). */
+export interface Budget {
+  readonly mode: 'quick' | 'full'
+  readonly ids: IdsBudget
+  readonly hash: HashBudget
+  readonly lag: LagBudget
+  readonly concurrency: ConcurrencyBudget
+  readonly stretch: StretchBudget
+  readonly http: HttpBudget
 }
 
 export interface SuiteContext {
@@ -234,6 +268,11 @@ export interface Suite {
    * rounds, seconds apart, agreed within a few percent. Default: rounds back to back.
    */
   readonly spreadsRounds?: boolean
+  /**
+   * How the suite measures and what its ratios divide, written once: the Markdown and HTML reports show
+   * it in full, `--explain` prints it, the terminal points to it. The verdict rule is said once per run.
+   */
+  method(budget: Budget): string
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }
 
@@ -242,6 +281,6 @@ export type SuiteRow = Omit<Row, 'suite'>
 
 export interface SuiteResult {
   readonly rows: readonly SuiteRow[]
-  /** Context a reader needs, e.g. "UV_THREADPOOL_SIZE=4 (libuv default)". */
+  /** What this run found that a reader needs beside the method: a failure, a skipped configuration, a pin. */
   readonly notes: readonly string[]
 }

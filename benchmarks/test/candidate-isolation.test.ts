@@ -43,7 +43,10 @@ describe('--candidate modules run in child processes with a time limit', () => {
     const primary = ID_REFERENCES.find((c) => c.id === 'ref:randomUUID')
     if (!primary) throw new Error('the ids suite has its randomUUID reference')
     // A short round limit: long enough for a loaded machine to start Node, short for the hanging one.
-    const budget: Budget = { ...TINY, idSampling: { ...TINY.idSampling, roundLimitMs: 8000 } }
+    const budget: Budget = {
+      ...TINY,
+      ids: { ...TINY.ids, sampling: { ...TINY.ids.sampling, roundLimitMs: 8000 } },
+    }
     const { rows } = await idsSuite.run(
       { ids: [primary, ...loaded.flatMap((l) => l.ids)], hashers: [], stretch: [] },
       { budget, progress: silentProgress(), cores: 2, seed: 1 },

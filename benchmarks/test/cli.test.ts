@@ -4,6 +4,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EXIT, rttOption, startDirectory } from '../src/main.js'
+import { QUICK } from '../src/measure/budget.js'
+import { VERDICT_RULE } from '../src/report/words.js'
+import { SUITES } from '../src/suites/index.js'
 import { stretchSuite } from '../src/suites/stretch.js'
 import type { Row } from '../src/types.js'
 import {
@@ -19,6 +22,18 @@ import {
 
 /** The committed bin shim, as npm links it (it runs the built CLI). */
 const BIN = resolve(import.meta.dirname, '..', 'bin', 'authlab-bench.js')
+
+describe('--explain', () => {
+  test("prints the verdict rule once and each named suite's method, and runs nothing", async () => {
+    const { code, stdout } = await cli(['--explain', '--suite', 'ids,hash'])
+    expect(code).toBe(EXIT.ok)
+    const flat = stdout.replace(/\n/g, ' ')
+    expect(flat.split(VERDICT_RULE.slice(0, 60))).toHaveLength(2)
+    for (const suite of SUITES.filter((s) => s.name === 'ids' || s.name === 'hash'))
+      expect(flat).toContain(suite.method(QUICK).slice(0, 60))
+    expect(flat).not.toContain('lag:')
+  })
+})
 
 describe('CLI errors exit 2 with a clear message', () => {
   test('unknown suite', async () => {
@@ -144,7 +159,7 @@ describe('compare exit codes and formats (for CI)', () => {
     expect(stdout).toMatch(/^before: 0123456 2026-01-02T03:04 quick · Synthetic CPU, 2 cores/m)
     expect(stdout).toMatch(/^after: 0123456 /m)
     expect(stdout).toMatch(
-      /ids · IDs\/s · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.5%, -7.7%\], p=0.001\) REGRESSION/,
+      /ids · defaults · generate · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.5%, -7.7%\], p=0.001\) REGRESSION/,
     )
     expect(stdout).toMatch(/4 compared, 1 regression\(s\)$/m)
   })
@@ -223,7 +238,7 @@ describe('report and figures', () => {
     const html = readFileSync(join(dir, 'index.html'), 'utf8')
     expect(html).toContain('id="pair-0-1"')
     expect(html).toMatch(/4 rows compared, 1 regression\(s\)/)
-    expect(html).toMatch(/<tr class="flagged"><td class="text">ids · IDs\/s · @authlab\/id-fast/)
+    expect(html).toMatch(/<tr class="flagged"><td class="text">ids · defaults · generate · @authlab\/id-fast/)
     const run = await cli(['report', b])
     expect(run.code).toBe(EXIT.ok)
     expect(readFileSync(join(dir, 'b.html'), 'utf8')).toContain('Synthetic CPU, 2 cores')

@@ -3,31 +3,39 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { main } from '../src/main.js'
+import { QUICK } from '../src/measure/budget.js'
 import { summarizeRatio } from '../src/measure/verdict.js'
 import type { ResultsFile } from '../src/results/results.js'
 import type { Budget, Progress, Ratio, Row } from '../src/types.js'
 
 /** Tiny budgets: the pipeline runs end to end in seconds; figures are not checked. */
 export const TINY: Budget = {
-  idRounds: 1,
-  idSampling: { warmupMs: 1, sampleMs: 1, samples: 1 },
-  heapIds: 2_000,
-  heapRepeats: 1,
-  heapWarmup: 100,
-  hashRounds: 2,
-  hashRoundMs: 1,
-  hashCallCapMs: Number.POSITIVE_INFINITY,
-  allSettings: false,
-  settingVerifies: true,
-  lagTimeMs: 1,
-  lagMinHashes: 2,
-  concurrencyRounds: 2,
-  concurrencyCapMs: 1_000,
-  concurrencyRoundMs: 1,
-  stretchRounds: 2,
-  stretchRoundMs: 1,
-  lagRounds: 2,
+  mode: 'quick',
+  ids: {
+    rounds: 1,
+    sampling: { warmupMs: 1, sampleMs: 1, samples: 1 },
+    heap: { ids: 2_000, repeats: 1, warmup: 100 },
+  },
+  hash: {
+    rounds: 2,
+    roundMs: 1,
+    callCapMs: Number.POSITIVE_INFINITY,
+    allSettings: false,
+    settingVerifies: true,
+  },
+  lag: { rounds: 2, timeMs: 1, minHashes: 2, callCapMs: Number.POSITIVE_INFINITY },
+  concurrency: { rounds: 2, capMs: 1_000, roundMs: 1 },
+  stretch: { rounds: 2, roundMs: 1 },
+  http: { ...QUICK.http, race: undefined },
 }
+
+/** `TINY` with the quick run's caps on a call's time, for tests that leave the slowest hashers out. */
+export const capped = (callCapMs: number, concurrencyCapMs: number): Budget => ({
+  ...TINY,
+  hash: { ...TINY.hash, callCapMs },
+  lag: { ...TINY.lag, callCapMs },
+  concurrency: { ...TINY.concurrency, capMs: concurrencyCapMs },
+})
 
 export const silentProgress = (): Progress => ({ plan() {}, step() {}, note() {} })
 

@@ -100,7 +100,6 @@ describe('ids-in-framework rounds', () => {
         ids: served,
         baselines: ids.slice(0, 2),
         control: true,
-        raceMs: 0,
         hasher: NO_HASH,
         budget,
         placement: { serverCpu: undefined, serverCores: 1 },

@@ -36,7 +36,7 @@ describe('every README block renders from the committed runs it names', () => {
   const all = blocks()
   test('there are findings, defaults, summary and candidate blocks', () => {
     const kinds = new Set(all.map(({ block }) => block.kind ?? (block.candidate ? 'candidate' : 'summary')))
-    expect([...kinds].sort()).toEqual(['candidate', 'defaults', 'findings', 'summary'])
+    expect([...kinds]).toEqual(expect.arrayContaining(['candidate', 'defaults', 'findings', 'summary']))
   })
 
   test.for(all.map((b, i) => [i, b] as const))('block %i renders something of each of its parts', ([, b]) => {

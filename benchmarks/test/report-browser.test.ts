@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 import { findRuns, renderIndexHtml } from '../src/report/html-index.js'
 import { runBench } from '../src/run.js'
 import { PROCESS_ROUND_SUITES, SUITES } from '../src/suites/index.js'
-import { silentProgress, TINY, tempDir } from './fixtures.js'
+import { capped, silentProgress, tempDir } from './fixtures.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 /** Git-ignored; CI keeps it as an artefact. */
@@ -56,7 +56,7 @@ test('the HTML report of a real run, in headless Chromium: every chart drawn, no
     mode: 'quick',
     // The quick caps, tightened: the natives every filter keeps include scrypt at N=2^17 (~0.6 s a
     // call), which no chart here needs; the caps leave it out and each kind of chart still drawn.
-    budget: { ...TINY, hashCallCapMs: 300, concurrencyCapMs: 250 },
+    budget: capped(300, 250),
     command: ['authlab-bench', '--suite', 'ids,hash,lag,concurrency', '--filter', 'pbkdf2'],
     seed: 3,
     outDir: out,

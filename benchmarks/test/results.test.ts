@@ -75,18 +75,18 @@ describe('results file', () => {
     const suite = (name: string, spreadsRounds = false): Suite => ({
       name,
       description: name,
+      method: () => `${name} method`,
       spreadsRounds,
       async run(_, ctx) {
         events.push(`${name}:${ctx.interlude ? 'interlude' : 'none'}`)
-        await runRounds(
-          [name],
-          4,
-          1,
-          async (_c, round) => events.push(`${name}${round}`),
-          () => {},
-          undefined,
-          ctx.interlude,
-        )
+        await runRounds({
+          candidates: [name],
+          budget: { rounds: 4 },
+          seed: 1,
+          measure: async (_c, round) => events.push(`${name}${round}`),
+          onError: () => {},
+          interlude: ctx.interlude,
+        })
         return { rows: [], notes: [] }
       },
     })

@@ -116,7 +116,10 @@ describe('merging runtimes', () => {
 // A real run at a small budget over this Node and Deno: both start, each row names the runtime that
 // ran it as that runtime reports itself, and the merged file passes the results schema.
 test('a small real run over node and deno merges both into one valid results file', async () => {
-  const budget = { ...QUICK, idRounds: 2, idSampling: { ...QUICK.idSampling, sampleMs: 2 } }
+  const budget = {
+    ...QUICK,
+    ids: { ...QUICK.ids, rounds: 2, sampling: { ...QUICK.ids.sampling, sampleMs: 2 } },
+  }
   const ids = SUITES.find((s) => s.name === 'ids')
   if (!ids) throw new Error('no ids suite')
   const across = await runAcrossRuntimes({

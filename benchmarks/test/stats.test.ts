@@ -143,16 +143,16 @@ describe('rounds', () => {
 
   test('runRounds keeps results paired by round; a failed measurement leaves a gap, not a shift', async () => {
     const failures: string[] = []
-    const results = await runRounds(
-      ['base', 'x'],
-      3,
-      7,
-      async (c, round) => {
+    const results = await runRounds({
+      candidates: ['base', 'x'],
+      budget: { rounds: 3 },
+      seed: 7,
+      measure: async (c, round) => {
         if (c === 'x' && round === 1) throw new Error('boom')
         return c === 'base' ? 10 + round : 20 + round
       },
-      (c) => failures.push(c),
-    )
+      onError: (c) => failures.push(c),
+    })
     expect(results.get('base')).toEqual([10, 11, 12])
     expect(results.get('x')).toEqual([20, undefined, 22])
     expect(failures).toEqual(['x'])
@@ -162,20 +162,19 @@ describe('rounds', () => {
 
   test('an interlude runs once, after the first half of the minimum rounds and before the rest', async () => {
     const events: string[] = []
-    await runRounds(
-      ['a', 'b'],
-      5,
-      1,
-      async (c, round) => {
+    await runRounds({
+      candidates: ['a', 'b'],
+      budget: { rounds: 5 },
+      seed: 1,
+      measure: async (c, round) => {
         events.push(`${round}${c}`)
         return 1
       },
-      () => {},
-      undefined,
-      async () => {
+      onError: () => {},
+      interlude: async () => {
         events.push('interlude')
       },
-    )
+    })
     expect(events.indexOf('interlude')).toBe(6)
     expect(events.filter((e) => e === 'interlude')).toHaveLength(1)
     expect(events.slice(0, 6).every((e) => Number(e[0]) < 3)).toBe(true)

@@ -69,12 +69,12 @@ describe('row [2]: the chain with scrypt on a real helper process', () => {
     const remote = rows.find((r) => r.label === '[2] scrypt: remote helper (loopback)')
     expect(remote, 'row [2]').toBeDefined()
     expect(remote?.unit).toBe('ops/s (wall)')
-    expect(remote?.rounds).toHaveLength(TINY.stretchRounds)
+    expect(remote?.rounds).toHaveLength(TINY.stretch.rounds)
     // Its baseline is [3] in the same rounds, shown in the same group.
     const local = rows.find((r) => r.group === remote?.group && r.flags.includes('baseline'))
     expect(local?.label).toMatch(/^\[3\] scrypt: /)
     expect(remote?.ratios[0]?.baseline).toBe(local?.label)
-    expect(remote?.ratios[0]?.rounds).toHaveLength(TINY.stretchRounds)
+    expect(remote?.ratios[0]?.rounds).toHaveLength(TINY.stretch.rounds)
     expect(rows.some((r) => r.group.startsWith('[1] '))).toBe(true)
     // A key that differs from the native chain's drops the row with a note; none here.
     expect(notes.filter((n) => /dropped|not checked|failed/.test(n))).toEqual([])

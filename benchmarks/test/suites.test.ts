@@ -6,7 +6,7 @@ import { hashSuite } from '../src/suites/hash.js'
 import { lagSuite } from '../src/suites/lag.js'
 import { stretchSuite } from '../src/suites/stretch.js'
 import type { Candidates, HashCandidate, SuiteContext } from '../src/types.js'
-import { silentProgress, TINY } from './fixtures.js'
+import { capped, silentProgress, TINY } from './fixtures.js'
 
 /**
  * Synthetic hashers: instant, self-describing, honouring their cost options the way core's builders
@@ -60,7 +60,7 @@ const candidates: Candidates = {
 }
 const ctx: SuiteContext = { budget: TINY, progress: silentProgress(), cores: 2, seed: 1 }
 
-/** `candidate` with every call 20 ms late (a timer, not CPU): slower than the caps of `capped`. */
+/** `candidate` with every call 20 ms late (a timer, not CPU): slower than the caps of `tightCaps`. */
 function slowed(candidate: HashCandidate): HashCandidate {
   const late = () => new Promise((resolve) => setTimeout(resolve, 20))
   return {
@@ -82,7 +82,7 @@ function slowed(candidate: HashCandidate): HashCandidate {
     },
   }
 }
-const capped: SuiteContext = { ...ctx, budget: { ...TINY, hashCallCapMs: 10, concurrencyCapMs: 10 } }
+const tightCaps: SuiteContext = { ...ctx, budget: capped(10, 10) }
 
 describe('pure helpers', () => {
   test('concurrency levels are 1, cores, 4×cores and 32 without repeats', () => {
@@ -118,8 +118,8 @@ describe('hashing suites on synthetic hashers', () => {
     // The A/A control: native bcrypt's defaults again, as its own row with its own rounds.
     const control = rows.find((r) => r.group === 'defaults · hash' && r.flags.includes('A/A control'))
     expect(control).toMatchObject({ candidate: `${nativeHashers().bcrypt} (A/A)`, unit: 'CPU ms/hash' })
-    expect(control?.rounds).toHaveLength(TINY.hashRounds)
-    expect(control?.ratios[0]?.rounds).toHaveLength(TINY.hashRounds)
+    expect(control?.rounds).toHaveLength(TINY.hash.rounds)
+    expect(control?.ratios[0]?.rounds).toHaveLength(TINY.hash.rounds)
   })
 
   test('lag: one row per hasher with delay, ticks and utilization', async () => {
@@ -168,10 +168,10 @@ describe('hashing suites on synthetic hashers', () => {
       'syn-bcrypt-js K=2',
       'syn-bcrypt-js K=8',
     ])
-    expect(rows[0]?.ratios[0]?.rounds).toHaveLength(TINY.concurrencyRounds)
+    expect(rows[0]?.ratios[0]?.rounds).toHaveLength(TINY.concurrency.rounds)
     expect(rows[1]?.ratios).toEqual([])
     expect(rows[2]?.ratios[0]).toMatchObject({ baseline: expect.stringMatching(/^K=1/) })
-    expect(rows[2]?.ratios[0]?.rounds).toHaveLength(TINY.concurrencyRounds)
+    expect(rows[2]?.ratios[0]?.rounds).toHaveLength(TINY.concurrency.rounds)
     expect(rows[2]?.details).toMatchObject({ 'limit min(K, cores)': 2 })
     // Two rounds are fewer than five: the ratio is undecided, whatever it reads.
     expect(rows[2]?.ratios[0]?.verdict).toBe('undecided')
@@ -180,17 +180,19 @@ describe('hashing suites on synthetic hashers', () => {
 
   test('a configuration slower than the caps is not run, and the notes say why', async () => {
     const hashers = [native, slowed(pureJs)]
-    const hash = await hashSuite.run({ ...candidates, hashers }, capped)
+    const hash = await hashSuite.run({ ...candidates, hashers }, tightCaps)
     expect(hash.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
     expect(hash.rows.some((r) => r.candidate === native.id)).toBe(true)
     expect(hash.notes).toContainEqual(
-      expect.stringMatching(/^syn-bcrypt-js-slow \(.*\) not run: one call takes/),
+      expect.stringMatching(
+        /^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-js-slow \(.*\) \([\d.]+ s\)/,
+      ),
     )
-    const concurrency = await concurrencySuite.run({ ...candidates, hashers }, capped)
+    const concurrency = await concurrencySuite.run({ ...candidates, hashers }, tightCaps)
     expect(concurrency.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
     expect(concurrency.rows.filter((r) => r.candidate === native.id)).toHaveLength(4)
     expect(concurrency.notes).toContainEqual(
-      expect.stringMatching(/^syn-bcrypt-js-slow not run: one burst of K=2 projects to/),
+      expect.stringMatching(/^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-js-slow \(a burst of K=2\)/),
     )
   })
 
@@ -213,11 +215,11 @@ describe('hashing suites on synthetic hashers', () => {
         }
       },
     }
-    const hash = await hashSuite.run({ ...candidates, hashers: [native, proportional] }, capped)
+    const hash = await hashSuite.run({ ...candidates, hashers: [native, proportional] }, tightCaps)
     expect(called).toContain(10)
     expect(called).not.toContain(12)
     expect(hash.notes).toContainEqual(
-      expect.stringMatching(/^syn-bcrypt-work \(.*12.*\) not run: one call would take about 0\.1 s/),
+      expect.stringMatching(/^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-work \(.*12.*\) \(0\.1 s\)/),
     )
   })
 
@@ -243,9 +245,31 @@ describe('hashing suites on synthetic hashers', () => {
         }
       },
     }
-    const hash = await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, capped)
+    const hash = await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, tightCaps)
     expect(called).toContain('scrypt')
     expect(hash.notes.filter((n) => n.startsWith('syn-two (scrypt'))).toEqual([])
+  })
+
+  test("a package implementing two algorithms: each configuration's progress line names its own hasher", async () => {
+    const bcryptPart = syntheticHasher('syn-two', 'bcrypt', 'main-thread', { cost: 10 })
+    const scryptPart = syntheticHasher('syn-two', 'scrypt', 'main-thread', { ln: 14, r: 16, p: 1 })
+    // Like hash-wasm: the package's label is its default configuration's display name.
+    const two: HashCandidate = {
+      ...bcryptPart,
+      label: 'bcrypt (syn-two)',
+      optionsFor: (family, params) =>
+        family === 'bcrypt' || family === 'scrypt' ? { ...params, algorithm: family } : undefined,
+      create(options = {}) {
+        const hasher = (options.algorithm === 'scrypt' ? scryptPart : bcryptPart).create(options)
+        return { ...hasher, info: { ...hasher.info, displayName: `${hasher.info.algorithm} (syn-two)` } }
+      },
+    }
+    const steps: string[] = []
+    const progress = { ...silentProgress(), step: (label: string) => steps.push(label) }
+    await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, { ...ctx, progress })
+    const scryptSteps = steps.filter((s) => s.includes('(scrypt ln=14'))
+    expect(scryptSteps.some((s) => s.includes('scrypt (syn-two)'))).toBe(true)
+    expect(steps.filter((s) => s.includes('bcrypt (syn-two) (scrypt'))).toEqual([])
   })
 
   test('stretch: [1] PBKDF2 20k backends, the chain per scrypt backend, and [2] in wall time', async () => {

@@ -3,7 +3,15 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { stderrProgress, timeLeftMs } from '../src/measure/progress.js'
-import { COMPACT_WIDTH, renderTerminal, useColor } from '../src/report/terminal.js'
+import { findings } from '../src/report/figures.js'
+import { inTerminal } from '../src/report/format.js'
+import {
+  COMPACT_WIDTH,
+  renderFindings,
+  renderRule,
+  renderTerminal,
+  useColor,
+} from '../src/report/terminal.js'
 import { RESULTS_FORMAT, type ResultsFile, readResults } from '../src/results/results.js'
 import { syntheticResults } from './fixtures.js'
 
@@ -46,8 +54,8 @@ describe('compact terminal', () => {
         const text = renderTerminal(suite, { color, wide: false, width })
         const wide = text.split('\n').filter((l) => columns(l) > width)
         expect(wide, `${file} ${suite.name}`).toEqual([])
-        // Every row is still there, each with its one-word verdict where it has a ratio.
-        for (const row of suite.rows) expect(text).toContain(row.label.slice(0, 12))
+        // Every row a summary shows is there, each with its one-word verdict where it has a ratio.
+        for (const row of suite.rows.filter(inTerminal)) expect(text).toContain(row.label.slice(0, 12))
       }
     }
   })
@@ -116,5 +124,58 @@ describe('progress', () => {
     clock += 1_000
     progress.step('round 4')
     expect(lines.at(-1)).toMatch(/^\[ids 4\/4 · ~1s left at this pace\] /)
+  })
+})
+
+describe('a run says the rule once, points to each method, and ends with what it found', () => {
+  const options = { color: false, wide: false, width: COMPACT_WIDTH }
+  const published = realRuns().filter(({ results }) =>
+    results.suites.some((s) => s.name === 'concurrency' && s.rows.length > 0),
+  )
+
+  test('committed runs with the claims’ suites are there to read', () => {
+    expect(published.length).toBeGreaterThan(0)
+  })
+
+  test('a suite prints a pointer to its method, not the method', () => {
+    const record = { ...(syntheticResults().suites[0] as ResultsFile['suites'][0]), method: 'M'.repeat(500) }
+    const text = renderTerminal(record, options)
+    expect(text).toContain('what and how: authlab-bench --explain --suite')
+    expect(text).not.toContain('MMMM')
+  })
+
+  test('the verdict rule fits the width', () => {
+    const lines = renderRule(options).trimEnd().split('\n')
+    expect(lines.length).toBeGreaterThan(1)
+    for (const line of lines) expect(columns(line)).toBeLessThanOrEqual(COMPACT_WIDTH)
+  })
+
+  test.for(published.map(({ file, results }) => [file.split('/').at(-1), results] as const))(
+    '%s: one finding per claim its data answer, in the README findings’ words',
+    ([, results]) => {
+      const text = renderFindings(results, options)
+      expect(text).toContain('What this run found')
+      const found = findings([results])
+      expect(text.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(found.length)
+      for (const finding of found) {
+        expect(text.replace(/\n {2}/g, ' ')).toContain(` ${finding.parts.join('; ')}.`)
+      }
+      for (const line of text.split('\n')) expect(columns(line)).toBeLessThanOrEqual(COMPACT_WIDTH)
+    },
+  )
+})
+
+describe('the terminal summarises; the reports hold every table', () => {
+  test('the hash suite shows its defaults’ hashes and counts the tables it leaves to the reports', () => {
+    const run = realRuns().find(({ results }) => results.suites.some((s) => s.name === 'hash'))
+    const hash = run?.results.suites.find((s) => s.name === 'hash')
+    if (!hash) throw new Error('a committed run has a hash suite')
+    const text = renderTerminal(hash, { color: false, wide: false })
+    const settings = new Set(hash.rows.filter((r) => !inTerminal(r)).map((r) => r.group))
+    expect(settings.size).toBeGreaterThan(0)
+    for (const group of settings) expect(text).not.toContain(group)
+    expect(text).toContain(`${settings.size} more tables in the Markdown and HTML reports`)
+    const wide = renderTerminal(hash, { color: false, wide: true })
+    for (const group of settings) expect(wide).toContain(group)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { runRounds, undecidedWithPartners } from '../src/measure/rounds.js'
+import { runRounds } from '../src/measure/rounds.js'
 import { medianInterval, seededRandom } from '../src/measure/stats.js'
 import {
   decidable,
@@ -128,24 +128,15 @@ describe('verdicts separate direction from precision', () => {
     const verdicts: string[] = []
     const unraced: string[] = []
     for (let trial = 0; trial < 60; trial++) {
-      const results = await runRounds(
-        ['control'],
-        5,
-        trial,
-        async () => Math.exp(0.05 * normal(random)),
-        () => {},
-        {
-          maxRounds: 16,
-          budgetMs: Number.POSITIVE_INFINITY,
-          // The suites' own pending rule, futility stop included.
-          pending: (r, maxRounds) =>
-            undecidedWithPartners(
-              ['control'],
-              () => [{ ratio: summarizeRatio('', (r.get('control') ?? []) as number[]) }],
-              maxRounds,
-            ),
-        },
-      )
+      const results = await runRounds({
+        candidates: ['control'],
+        budget: { rounds: 5, race: { maxRounds: 16, budgetMs: Number.POSITIVE_INFINITY } },
+        seed: trial,
+        measure: async () => Math.exp(0.05 * normal(random)),
+        onError: () => {},
+        // The harness's own pending rule, futility stop included.
+        comparisons: (_, r) => [{ ratio: summarizeRatio('', (r.get('control') ?? []) as number[]) }],
+      })
       const rounds = (results.get('control') ?? []) as number[]
       verdicts.push(summarizeRatio('', rounds).verdict)
       unraced.push(summarizeRatio('', rounds.slice(0, 5)).verdict)
@@ -178,17 +169,18 @@ describe('racing rounds', () => {
 
   test('extra rounds go only to pending candidates, stay paired by index, and stop at maxRounds', async () => {
     const calls: string[] = []
-    const results = await runRounds(
-      ['base', 'x', 'y'],
-      2,
-      3,
-      async (c, round) => {
+    const results = await runRounds({
+      candidates: ['base', 'x', 'y'],
+      budget: { rounds: 2, race: { maxRounds: 4, budgetMs: Number.POSITIVE_INFINITY } },
+      seed: 3,
+      measure: async (c, round) => {
         calls.push(`${c}${round}`)
         return round
       },
-      () => {},
-      { maxRounds: 4, budgetMs: Number.POSITIVE_INFINITY, pending: () => ['x', 'base'] },
-    )
+      onError: () => {},
+      // x's one comparison has too few rounds to decide, so it races, with the base it divides by.
+      comparisons: (c) => (c === 'x' ? [{ ratio: summarizeRatio('', [0.5, 2]), partners: ['base'] }] : []),
+    })
     expect(results.get('x')).toEqual([0, 1, 2, 3])
     expect(results.get('base')).toEqual([0, 1, 2, 3])
     expect(results.get('y')).toEqual([0, 1, undefined, undefined])
@@ -201,26 +193,17 @@ describe('racing rounds', () => {
     expect(decidable(summarizeRatio('', five), 16)).toBe(true)
     expect(decidable(summarizeRatio('', five), 7)).toBe(false)
     const race = (budgetMs: number) =>
-      runRounds(
-        ['x'],
-        5,
-        1,
-        async (_x, round) => {
+      runRounds({
+        candidates: ['x'],
+        budget: { rounds: 5, race: { maxRounds: 16, budgetMs } },
+        seed: 1,
+        measure: async (_x, round) => {
           await new Promise((resolve) => setTimeout(resolve, 10))
           return five[round % 5] as number
         },
-        () => {},
-        {
-          maxRounds: 16,
-          budgetMs,
-          pending: (r, maxRounds) =>
-            undecidedWithPartners(
-              ['x'],
-              () => [{ ratio: summarizeRatio('', r.get('x') as number[]) }],
-              maxRounds,
-            ),
-        },
-      )
+        onError: () => {},
+        comparisons: (_, r) => [{ ratio: summarizeRatio('', r.get('x') as number[]) }],
+      })
     // An allowance of about two rounds (each ≥ 10 ms): none is spent on a ratio they cannot decide.
     expect((await race(25)).get('x')).toHaveLength(5)
     expect((await race(Number.POSITIVE_INFINITY)).get('x')?.length).toBeGreaterThan(5)
@@ -228,18 +211,14 @@ describe('racing rounds', () => {
 
   test('no pending candidate ends the race at once', async () => {
     let calls = 0
-    await runRounds(
-      ['a'],
-      5,
-      1,
-      async () => ++calls,
-      () => {},
-      {
-        maxRounds: 50,
-        budgetMs: Number.POSITIVE_INFINITY,
-        pending: () => [],
-      },
-    )
+    await runRounds({
+      candidates: ['a'],
+      budget: { rounds: 5, race: { maxRounds: 50, budgetMs: Number.POSITIVE_INFINITY } },
+      seed: 1,
+      measure: async () => ++calls,
+      onError: () => {},
+      comparisons: () => [],
+    })
     expect(calls).toBe(5)
   })
 })

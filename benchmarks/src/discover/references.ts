@@ -25,8 +25,8 @@ const RANDOM_UUID_LABEL = 'crypto.randomUUID() [ref; Auth.js, koa, hono]'
  * and hono-sessions call for their session IDs. Node caches its random bytes.
  */
 export function createRandomUuidReference(): IdGenerator {
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: 'ref:randomUUID',
       displayName: RANDOM_UUID_LABEL,
       wraps: 'crypto.randomUUID()',
@@ -37,8 +37,8 @@ export function createRandomUuidReference(): IdGenerator {
       poolBytes: 2048,
       runsOn: 'main-thread',
     },
-    () => randomUUID(),
-  )
+    generate: () => randomUUID(),
+  })
 }
 
 /** Node's UUID v7 (Node >= 24), read at call time: a named import would fail to load on Node 22. */
@@ -89,8 +89,8 @@ export function createCounterIdGenerator(): IdGenerator {
     .replaceAll('-', '')
     .slice(0, COUNTER_LENGTH - COUNTER_DIGITS)
   let counter = 0
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: 'ref:counter',
       displayName: 'unique counter (INSECURE, http ceiling)',
       wraps: 'prefix + counter.toString(36), bench-only',
@@ -101,8 +101,8 @@ export function createCounterIdGenerator(): IdGenerator {
       poolBytes: 0,
       runsOn: 'main-thread',
     },
-    () => prefix + (counter++).toString(36).padStart(COUNTER_DIGITS, '0'),
-  )
+    generate: () => prefix + (counter++).toString(36).padStart(COUNTER_DIGITS, '0'),
+  })
 }
 
 /**
@@ -111,8 +111,8 @@ export function createCounterIdGenerator(): IdGenerator {
  * such a string, so it is the ids suite's ceiling: a real generator's "% of ceiling" cannot exceed 100.
  */
 export function createFlatStringFloor(): IdGenerator {
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: 'ref:flat-string',
       displayName: 'flat 32-char string (INSECURE ceiling, no randomness)',
       wraps: 'String.fromCharCode(32 literal codes), bench-only',
@@ -123,10 +123,10 @@ export function createFlatStringFloor(): IdGenerator {
       poolBytes: 0,
       runsOn: 'main-thread',
     },
-    // Literal arguments (no spread, no array): the call and the new string are all that is paid for.
-    // biome-ignore format: 32 literal codes read better on one line than on 32
-    () => String.fromCharCode(48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118),
-  )
+    generate: // Literal arguments (no spread, no array): the call and the new string are all that is paid for.
+      // biome-ignore format: 32 literal codes read better on one line than on 32
+      () => String.fromCharCode(48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118),
+  })
 }
 
 /** The session frameworks as the http servers install them: their defaults are loaded from there, not retyped. */
@@ -137,8 +137,8 @@ export function createExpressSessionDefault(): IdGenerator {
   const uidSafe = createRequire(fromServers.resolve('express-session'))('uid-safe') as {
     sync(bytes: number): string
   }
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: 'ref:express-session',
       displayName: "express-session's default genid [ref]",
       wraps: "express-session's own uid-safe, sync(24)",
@@ -146,16 +146,16 @@ export function createExpressSessionDefault(): IdGenerator {
       randomness: 'OS-seeded CSPRNG (crypto.randomBytes), one call per ID',
       poolBytes: 0,
     },
-    () => uidSafe.sync(24),
-  )
+    generate: () => uidSafe.sync(24),
+  })
 }
 
 /** @fastify/session's default `idGenerator`: its own lib/idGenerator.js, base64url variant. */
 export function createFastifySessionDefault(): IdGenerator {
   const factory = fromServers('@fastify/session/lib/idGenerator.js') as (base64url?: boolean) => () => string
   const generate = factory(true)
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: 'ref:fastify-session',
       displayName: "@fastify/session's default idGenerator [ref]",
       wraps: "@fastify/session's lib/idGenerator.js",
@@ -163,8 +163,8 @@ export function createFastifySessionDefault(): IdGenerator {
       randomness: 'OS-seeded CSPRNG (crypto.randomBytes), 3072-byte pool, one copy per ID',
       poolBytes: 3072,
     },
-    () => generate(),
-  )
+    generate: () => generate(),
+  })
 }
 
 /** better-auth's packages as the bench installs them: its own code is loaded, never retyped. */
@@ -181,8 +181,8 @@ const BETTER_AUTH_TOKEN_LENGTH = 32
  */
 export function createBetterAuthDefault(): IdGenerator {
   const { generateId } = fromBench('@better-auth/core/utils/id') as { generateId(size?: number): string }
-  return defineIdGenerator(
-    {
+  return defineIdGenerator({
+    info: {
       name: 'ref:better-auth',
       displayName: "better-auth's session token, generateId(32) [ref]",
       wraps: "@better-auth/core's generateId(32) (@better-auth/utils createRandomStringGenerator)",
@@ -193,8 +193,8 @@ export function createBetterAuthDefault(): IdGenerator {
       poolBytes: 0,
       runsOn: 'main-thread',
     },
-    () => generateId(BETTER_AUTH_TOKEN_LENGTH),
-  )
+    generate: () => generateId(BETTER_AUTH_TOKEN_LENGTH),
+  })
 }
 
 const REFERENCE = { kind: 'reference' } as const

@@ -117,8 +117,8 @@ export function pinProcess(): Placement | undefined {
 /**
  * Pins only this process's main thread (its event loop) to the last allowed CPU, leaving the threads
  * that already exist (libuv's pool, worker threads) free on every core; threads started later inherit
- * the pin, so the caller starts its pools first. A main-thread hasher timed unpinned carried the cost of
- * its thread moving between vCPUs (20–35 ms for a 20 ms PBKDF2), while parallel work needs all cores.
+ * the pin, so the caller starts its pools first. A main-thread hasher timed unpinned carries the cost of
+ * its thread moving between vCPUs, while parallel work needs all cores.
  */
 export function pinMainThread(): Placement | undefined {
   const at = placement()
@@ -129,5 +129,5 @@ export function pinMainThread(): Placement | undefined {
 export function placementNote(cpu: number | undefined): string {
   return cpu === undefined
     ? 'Not pinned (one core allowed, or taskset unavailable): threads moved between cores, which widens CPU-time figures.'
-    : `This process, its threads and the processes it started ran on CPU ${cpu} alone (taskset), so no thread was timed while moving between cores.`
+    : `Pinned to CPU ${cpu} with its threads and child processes (taskset).`
 }

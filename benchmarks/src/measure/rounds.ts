@@ -1,4 +1,4 @@
-import type { Ratio } from '../types.js'
+import type { RaceBudget, Ratio } from '../types.js'
 import { median, seededRandom, shuffle } from './stats.js'
 import { decidable } from './verdict.js'
 
@@ -17,20 +17,6 @@ export function shuffledRounds<T>(candidates: readonly T[], rounds: number, seed
 
 /** How many of `rounds` minimum rounds run before an interlude (see `runRounds`): the first half, rounded up. */
 export const roundsBeforeInterlude = (rounds: number) => Math.ceil(rounds / 2)
-
-/** When to stop adding rounds (a racing design: Maron & Moore 1994, "Hoeffding races"). */
-export interface Race<C, R> {
-  /** Rounds no candidate goes beyond. */
-  readonly maxRounds: number
-  /** Wall milliseconds the extra rounds may take in all; the minimum rounds are not counted. */
-  readonly budgetMs: number
-  /**
-   * The candidates that still need a round, given the results so far: those whose comparisons are
-   * undecided and could be decided within `maxRounds` (the rounds still reachable), with the baselines
-   * they are compared to, so every extra round stays paired by index.
-   */
-  readonly pending: (results: ReadonlyMap<C, readonly (R | undefined)[]>, maxRounds: number) => readonly C[]
-}
 
 /** One of a candidate's comparisons, and the candidates it divides by (measured in separate runs of `measure`). */
 export interface Comparison<C> {
@@ -60,24 +46,45 @@ export function undecidedWithPartners<C>(
 }
 
 /**
- * Runs `measure` for every candidate in every round (in the shuffled order) and returns each candidate's
- * results by round index. With a `race`, rounds go on after the first `rounds` for the candidates `pending`
- * names, until none is pending, `maxRounds` is reached or the budget is spent: costly and already decided
- * comparisons stop early, undecided ones get the time. Stopping when decided looks at the data more than
- * once; the A/A controls race too, and they show whether that made identical code read different. A
- * measurement that throws leaves `undefined` in its round (reported through `onError`), so the other
- * rounds stay paired with their baseline by index. An `interlude` runs once, after the first half of
- * the minimum rounds (rounded up), before the rest: other work placed there spreads the rounds in time.
+ * What a suite hands the harness: its candidates, how to measure one in one round, and the comparisons
+ * the results so far answer. The harness owns the rounds, their order, the race and the interlude.
  */
-export async function runRounds<C, R>(
-  candidates: readonly C[],
-  rounds: number,
-  seed: number,
-  measure: (candidate: C, round: number) => Promise<R>,
-  onError: (candidate: C, error: unknown) => void,
-  race?: Race<C, R>,
-  interlude?: () => Promise<void>,
-): Promise<Map<C, (R | undefined)[]>> {
+export interface RoundsPlan<C, R> {
+  readonly candidates: readonly C[]
+  /** The minimum rounds, and the allowance for extra ones (a racing design: Maron & Moore 1994). */
+  readonly budget: { readonly rounds: number; readonly race?: RaceBudget }
+  readonly seed: number
+  /** Measures one candidate in one round. */
+  readonly measure: (candidate: C, round: number) => Promise<R>
+  readonly onError: (candidate: C, error: unknown) => void
+  /**
+   * A candidate's comparisons given the results so far, each with the candidates it divides by (its
+   * partners race with it, so every extra round stays paired by index). Absent: no race.
+   */
+  readonly comparisons?: (
+    candidate: C,
+    results: ReadonlyMap<C, readonly (R | undefined)[]>,
+  ) => readonly Comparison<C>[]
+  readonly interlude?: () => Promise<void>
+}
+
+/**
+ * Runs `measure` for every candidate in every round (in the shuffled order) and returns each candidate's
+ * results by round index. With a race budget, rounds go on after the first ones for the candidates with
+ * an undecided comparison that the rounds still reachable could decide (`undecidedWithPartners`), until
+ * none is left, `maxRounds` is reached or the allowance is spent: costly and already decided comparisons
+ * stop early, undecided ones get the time. Stopping when decided looks at the data more than once; the
+ * A/A controls race too, and they show whether that made identical code read different. A measurement
+ * that throws leaves `undefined` in its round (reported through `onError`), so the other rounds stay
+ * paired with their baseline by index. An `interlude` runs once, after the first half of the minimum
+ * rounds (rounded up), before the rest: other work placed there spreads the rounds in time.
+ */
+export async function runRounds<C, R>(plan: RoundsPlan<C, R>): Promise<Map<C, (R | undefined)[]>> {
+  const { candidates, seed, measure, onError, interlude, comparisons } = plan
+  const { rounds } = plan.budget
+  const race = comparisons && plan.budget.race
+  const pendingAt = (results: ReadonlyMap<C, readonly (R | undefined)[]>, maxRounds: number) =>
+    undecidedWithPartners(candidates, (c) => comparisons?.(c, results) ?? [], maxRounds)
   const results = new Map<C, (R | undefined)[]>(candidates.map((c) => [c, []]))
   // Wall ms each candidate's measurements took, so an extra round is started only if it fits.
   const spent = new Map<C, number[]>(candidates.map((c) => [c, []]))
@@ -104,7 +111,7 @@ export async function runRounds<C, R>(
     const roundMs = (pending: readonly C[]) =>
       pending.reduce((sum, c) => sum + (median(spent.get(c) ?? []) || 0), 0)
     for (let round = rounds; round < race.maxRounds; round++) {
-      const undecided = race.pending(results, race.maxRounds)
+      const undecided = pendingAt(results, race.maxRounds)
       if (undecided.length === 0) break
       // Futility is judged at the rounds the allowance still pays for (at the pace of a round of
       // every candidate that maxRounds could decide), not at maxRounds: a comparison those rounds
@@ -113,7 +120,7 @@ export async function runRounds<C, R>(
       const left = race.budgetMs - (performance.now() - started)
       const affordable = cost > 0 ? Math.max(0, Math.floor(left / cost)) : race.maxRounds
       const reachable = Math.min(race.maxRounds, round + affordable)
-      const pending = reachable > round ? race.pending(results, reachable) : []
+      const pending = reachable > round ? pendingAt(results, reachable) : []
       if (pending.length === 0) break
       if (performance.now() - started + roundMs(pending) > race.budgetMs) break
       await runRound(shuffledRounds(pending, 1, seed + round)[0] as C[], round)

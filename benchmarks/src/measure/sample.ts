@@ -38,9 +38,8 @@ const collect = runInNewContext('gc') as () => void
  * How long a settled heap waits after the full collection before the clock starts. `gc()` returns
  * with V8's concurrent sweeping and the freeing of large buffers still running on helper threads,
  * whose CPU time the next timed call would be charged with (process CPU time counts every thread).
- * Timed on a 2-vCPU KVM guest, one pinned core, 30 A/A pairs of `bcrypt.hash` at cost 10: a collection
- * followed by one event-loop turn spread the pair ratios by 10.7 %, followed by a 5 ms timer by 4.0 %
- * (20 ms: 5.3 %, no collection at all: 18.6 %); for 20,000-iteration PBKDF2 calls 32.7 % against 8.1 %.
+ * A few milliseconds let that work finish; one event-loop turn does not, and much longer waits only
+ * let the machine drift between the two sides of a pair (the A/A controls show which).
  */
 const SETTLE_MS = 5
 
@@ -134,7 +133,7 @@ export interface PairedTiming {
 
 /**
  * The shortest timed batch. A call of a few milliseconds is at the scale of a thread's wake-up and
- * of a collector task that lands beside it: PBKDF2 calls of 4.5 ms spread pair ratios by 8 % or more
+ * of a collector task that lands beside it, so one such call's paired ratio moves by several per cent
  * even on a settled heap. Shorter calls are timed in batches of at least this long.
  */
 const MIN_BATCH_MS = 20

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import { againstOf, keyOf, matches, type RowKey } from '../keys.js'
+import { againstOf, matches, type RowKey } from '../keys.js'
 import { rejudge } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
 import { adviceFigures, costsFigures } from './advice-readme.js'
 import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
 import { fileNamePart, markdownCode, markdownText } from './escape.js'
-import { groupRows } from './format.js'
+import { groupRows, inSummary } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
@@ -72,10 +72,7 @@ function readmeGroups(suite: SuiteRecord, held: ReadonlyMap<Row, HeldRow>): [str
     group,
     rows.map((r) => held.get(r) as HeldRow),
   ])
-  if (suite.name === 'hash')
-    return groups.filter(([, rows]) => rows.every((h) => keyOf(h.row).setting === 'defaults'))
-  if (suite.name === 'concurrency') return []
-  return groups
+  return groups.filter(([, rows]) => rows.every((h) => inSummary(h.row)))
 }
 
 function groupTable(rows: readonly HeldRow[]): string[] {
@@ -213,16 +210,20 @@ function focused(row: Row, part: ClaimPart): Row | undefined {
   return { ...row, flags: row.flags.filter((f) => f !== 'baseline'), ratios: [chosen] }
 }
 
-/** One line per claim (src/report/claims.ts): each part's magnitude, interval and verdict over the runs. */
-export function findingsFigures(
-  runs: readonly ResultsFile[],
-  files: readonly string[],
-  toRoot: string,
-): string {
-  const latest = runs.at(-1) as ResultsFile
+/** A claim as the runs answer it: each part's magnitude, interval and verdict, in the findings' words. */
+export interface Finding {
+  readonly title: string
+  readonly source: string
+  readonly parts: readonly string[]
+}
+
+/** The claims (src/report/claims.ts) the runs answer, each with the parts they have rows for. */
+export function findings(runs: readonly ResultsFile[]): Finding[] {
+  const latest = runs.at(-1)
+  if (!latest) return []
   const rows = latest.suites.flatMap((s) => s.rows)
   const held = heldRows(runs)
-  const lines = CLAIMS.flatMap((claim) => {
+  return CLAIMS.flatMap((claim) => {
     const parts = claim.parts(rows, latest.environment.cores).flatMap((part) => {
       const h = held.find((x) => part.pick(x.row))
       const row = h && focused(h.row, part)
@@ -231,9 +232,17 @@ export function findingsFigures(
       const { ratio, verdict } = heldRatio({ row, runs: runsOf, of: h.of })
       return [`${part.label} ${ratio} ${verdict}`]
     })
-    if (parts.length === 0) return []
-    return [`- **${claim.title}** (${claim.source}): ${parts.join('; ')}.`]
+    return parts.length === 0 ? [] : [{ title: claim.title, source: claim.source, parts }]
   })
+}
+
+/** One line per claim: each part's magnitude, interval and verdict over the runs. */
+export function findingsFigures(
+  runs: readonly ResultsFile[],
+  files: readonly string[],
+  toRoot: string,
+): string {
+  const lines = findings(runs).map((f) => `- **${f.title}** (${f.source}): ${f.parts.join('; ')}.`)
   return [source(runs, files, toRoot), '', ...lines].join('\n')
 }
 

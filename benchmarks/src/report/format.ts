@@ -1,3 +1,4 @@
+import { keyOf } from '../keys.js'
 import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { Row } from '../types.js'
 import { controlText, formatMagnitude, formatRatio, verdictText } from './words.js'
@@ -23,6 +24,24 @@ export { formatRatio }
 /** Flags that make a row untrustworthy as printed (highlighted by every reporter). */
 export function isWarning(flag: string): boolean {
   return flag.startsWith('noisy') || flag.startsWith('measurement error') || flag.startsWith('no clean round')
+}
+
+/**
+ * Whether a summary (the terminal, a README) shows this row: the hash suite's figures at each
+ * candidate's defaults, no concurrency level, every row of the other suites. The cost-equalised hash
+ * settings and the concurrency levels answer claims (their findings are printed) and fill the reports.
+ */
+export function inSummary(row: Row): boolean {
+  if (row.suite === 'hash') return keyOf(row).setting === 'defaults'
+  return row.suite !== 'concurrency'
+}
+
+/**
+ * What the terminal shows of a run: the summary's rows, but of the hash suite only the hash (a verify
+ * repeats the derivation; the reports and the bcryptjs finding give both).
+ */
+export function inTerminal(row: Row): boolean {
+  return inSummary(row) && !(row.suite === 'hash' && keyOf(row).operation === 'verify')
 }
 
 /** Rows grouped by `group`, in first-seen order. */

@@ -162,7 +162,7 @@ async function suiteSection(suite: SuiteRecord, cores: number): Promise<HtmlSect
     intro: suite.description,
     charts,
     tables,
-    notes: [...controlNotes(suite), ...suite.notes],
+    notes: [...(suite.method ? [`Method: ${suite.method}`] : []), ...controlNotes(suite), ...suite.notes],
   }
 }
 

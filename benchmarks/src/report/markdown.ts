@@ -34,6 +34,7 @@ export function renderMarkdown(
   ]
   for (const suite of results.suites) {
     out.push('', `## ${markdownText(suite.name)}`, '', markdownText(suite.description))
+    if (suite.method) out.push('', `Method: ${markdownText(suite.method)}`)
     for (const chart of chartFiles(suite.name))
       out.push('', `![${markdownText(suite.name)} chart](${relativeHref(chart)})`)
     for (const [group, rows] of groupRows(suite.rows))

@@ -1,8 +1,10 @@
 import { styleText } from 'node:util'
-import type { SuiteRecord } from '../results/results.js'
+import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { mapStrings, terminalText } from './escape.js'
-import { formatNumber, groupRows, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
+import { findings } from './figures.js'
+import { formatNumber, groupRows, inTerminal, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
+import { VERDICT_RULE } from './words.js'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -83,12 +85,13 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
   // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
   const paint = (style: Style, text: string) =>
     options.color ? styleText(style, text, { validateStream: false }) : text
-  const heading = `${suite.name}: ${suite.description}`
-  const lines = [
-    '',
-    ...(options.wide ? [heading] : wrap(heading, width, '')).map((l) => paint(['bold', 'cyan'], l)),
-  ]
-  for (const [group, rows] of groupRows(suite.rows)) {
+  // What the suite measures and how is its declaration's, said in full by --explain and the reports.
+  const heading = options.wide
+    ? `${suite.name}: ${suite.description}`
+    : `${suite.name} · what and how: authlab-bench --explain --suite ${suite.name}`
+  const lines = ['', paint(['bold', 'cyan'], options.wide ? heading : fit(heading, width))]
+  const shown = options.wide ? suite.rows : suite.rows.filter(inTerminal)
+  for (const [group, rows] of groupRows(shown)) {
     const table = options.wide ? { ...tableOf(rows), baseline: undefined } : compactTable(rows, width)
     const { headers, cells, flagged } = table
     const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => [...(c[i] ?? '')].length)))
@@ -102,9 +105,36 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
     lines.push(`  ${paint('bold', line(headers))}`)
     lines.push(...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`))
   }
-  const notes = options.wide
-    ? suite.notes.map((n) => `  note: ${n}`)
-    : suite.notes.flatMap((n) => wrap(`note: ${n}`, width, '  '))
-  lines.push(...notes.map((n) => paint('dim', n)))
+  const hidden = groupRows(suite.rows).size - groupRows(shown).size
+  const more =
+    hidden > 0 ? [`${hidden} more tables in the Markdown and HTML reports (--wide prints them)`] : []
+  const notes = [...more, ...suite.notes.map((n) => `note: ${n}`)]
+  // One line a note: the reports and --wide give each in full.
+  const said = notes.map((n) => (options.wide ? `  ${n}` : fit(`  ${n}`, width)))
+  lines.push(...said.map((n) => paint('dim', n)))
   return `${lines.join('\n')}\n`
+}
+
+const paintWith = (options: TerminalOptions) => (style: Style, text: string) =>
+  options.color ? styleText(style, text, { validateStream: false }) : text
+
+/** The verdict rule, once per run, before the first table. */
+export function renderRule(options: TerminalOptions): string {
+  const width = options.width ?? COMPACT_WIDTH
+  const text = options.wide ? [VERDICT_RULE] : wrap(VERDICT_RULE, width, '')
+  return `${text.map((l) => paintWith(options)('dim', l)).join('\n')}\n`
+}
+
+/** What this run found: one line per claim its data answer, in the words of the README's findings. */
+export function renderFindings(results: ResultsFile, options: TerminalOptions): string {
+  const found = findings([mapStrings(results, terminalText)])
+  if (found.length === 0) return ''
+  const width = options.width ?? COMPACT_WIDTH
+  const lines = found.flatMap((f) => {
+    // The claim's question, up to its first colon or question mark; its parts in the findings' words.
+    const question = /^[^?:]*[?:]?/.exec(f.title)?.[0] ?? f.title
+    const line = `- ${/[?:]$/.test(question) ? question : `${question}:`} ${f.parts.join('; ')}.`
+    return options.wide ? [line] : wrap(line, width, '  ').map((l, i) => (i === 0 ? l.slice(2) : l))
+  })
+  return `\n${paintWith(options)(['bold', 'cyan'], 'What this run found')}\n${lines.join('\n')}\n`
 }

@@ -50,6 +50,16 @@ export function formatRatio(q: Ratio): string {
 /** The rule in one sentence, for notes, READMEs and `--help`. */
 export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies beyond the ${MIN_EFFECT_PCT} % margin (above ${UPPER} or below ${LOWER.toFixed(3)} = 1 ÷ ${UPPER}, so A ÷ B and B ÷ A agree), same when it lies wholly inside it, undecided (with the side it leans to) when it straddles either end, or with fewer than ${MIN_ROUNDS} rounds.`
 
+/** What a quick run left out for costing more than its cap a call (or a burst), in one note. */
+export function cappedNote(
+  capMs: number,
+  left: readonly { readonly what: string; readonly ms: number }[],
+): string[] {
+  if (left.length === 0) return []
+  const list = left.map((l) => `${l.what} (${(l.ms / 1000).toFixed(1)} s)`).join(', ')
+  return [`Not run, over the ${capMs / 1000} s quick cap (--full runs them): ${list}.`]
+}
+
 /** Whether a ratio reaches a goal, in the words of a table cell. */
 export function goalText(q: Ratio, goal: number): string {
   const words: Record<GoalVerdict, string> = {

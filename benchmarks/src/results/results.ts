@@ -12,6 +12,8 @@ export const RESULTS_FORMAT = 'authlab-bench/2'
 export interface SuiteRecord {
   readonly name: string
   readonly description: string
+  /** How the suite measures (its declaration's method); files written before it was recorded have none. */
+  readonly method?: string
   readonly notes: readonly string[]
   readonly rows: readonly Row[]
 }
@@ -110,6 +112,7 @@ export const RESULTS_SCHEMA = {
         properties: {
           name: string,
           description: string,
+          method: string,
           notes: stringList,
           rows: {
             type: 'array',

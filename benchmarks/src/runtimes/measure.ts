@@ -47,7 +47,7 @@ export async function measureRuntime(
   for (const group of groupsFor(id, suites, loaded)) {
     options.progress.step(`${id} · ${group.group}`)
     const dir = join(options.root, 'tools/runtimes/generated')
-    const rounds = group.suite === 'ids' ? options.budget.idRounds : options.budget.hashRounds
+    const rounds = group.suite === 'ids' ? options.budget.ids.rounds : options.budget.hash.rounds
     const input = {
       rounds,
       // The order of every round, from the one seeded rule every suite uses; a runtime cannot load a
@@ -57,7 +57,7 @@ export async function measureRuntime(
         rounds,
         options.seed ?? 1,
       ),
-      minBatchMs: group.suite === 'ids' ? PORTABLE_ID_BATCH_MS : options.budget.hashRoundMs,
+      minBatchMs: group.suite === 'ids' ? PORTABLE_ID_BATCH_MS : options.budget.hash.roundMs,
       lagProbe: true,
     }
     const run = (candidates: readonly Candidate[]) =>

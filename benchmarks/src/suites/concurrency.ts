@@ -3,11 +3,11 @@ import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
 import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
 import { pinMainThread } from '../measure/placement.js'
-import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
+import { cappedNote } from '../report/words.js'
 import { threadpoolNote } from '../results/env.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
 
@@ -97,18 +97,20 @@ export const concurrencySuite: Suite = {
   description:
     'Hashes per second with K concurrent hashes (K = 1, cores, 4×cores; 32 in full mode), as the speed-up over one hash alone in the same round, against the limit min(K, cores): offloading strategies scale, main-thread ones do not.',
   async run(candidates, ctx) {
-    const full = !Number.isFinite(ctx.budget.concurrencyCapMs)
+    const budget = ctx.budget.concurrency
+    const full = !Number.isFinite(budget.capMs)
     const levels = concurrencyLevels(ctx.cores, full).filter((k) => k > 1)
     const rows: SuiteRow[] = []
     const notes: string[] = []
+    const capped: { what: string; ms: number }[] = []
     const plans: Plan[] = []
-    ctx.progress.plan(candidates.hashers.length * (ctx.budget.concurrencyRounds + 1))
+    ctx.progress.plan(candidates.hashers.length * (budget.rounds + 1))
     for (const candidate of candidates.hashers) {
       ctx.progress.step(`warm-up · ${candidate.label}`)
       try {
         const hasher = candidate.create()
         const key = configurationKey(candidate.id, describeParams(hasher))
-        const cap = ctx.budget.concurrencyCapMs
+        const cap = budget.capMs
         const projectedAt = (ms: number, k: number) => projectedRoundMs(ms, k, hasher.info.runsOn, ctx.cores)
         // A configuration an earlier suite timed and no K of which fits is left out without timing it again.
         let single = knownCallMs(key)
@@ -121,23 +123,22 @@ export const concurrencySuite: Suite = {
         const projected = (k: number) => projectedAt(singleMs, k)
         const fits = levels.filter((k) => projected(k) <= cap)
         const over = levels.filter((k) => projected(k) > cap)
-        const burstNote = (k: number) =>
-          `one burst of K=${k} projects to ${(projected(k) / 1000).toFixed(1)} s (> ${cap / 1000} s quick cap; use --full)`
         // With no K above 1 the hasher has no speed-up to report: its single-hash time is the lag
         // suite's business, so its rounds are not spent.
         if (fits.length === 0 && over.length > 0) {
-          notes.push(`${candidate.id} not run: ${burstNote(over[0] as number)}`)
+          capped.push({ what: `${candidate.id} (a burst of K=${over[0]})`, ms: projected(over[0] as number) })
           continue
         }
-        for (const k of over) notes.push(`${candidate.id} K=${k} not run: ${burstNote(k)}`)
+        for (const k of over) capped.push({ what: `${candidate.id} K=${k}`, ms: projected(k) })
         const sequenceMs = 2 * singleMs + fits.reduce((sum, k) => sum + projected(k), 0)
-        const repeats = Math.max(1, Math.min(5, Math.floor(ctx.budget.concurrencyRoundMs / sequenceMs)))
+        const repeats = Math.max(1, Math.min(5, Math.floor(budget.roundMs / sequenceMs)))
         const control = candidate.id === nativeHashers().bcrypt
         plans.push({ id: candidate.id, label: candidate.label, hasher, levels: fits, repeats, control })
       } catch (error) {
         notes.push(`${candidate.id} failed: ${(error as Error).message}`)
       }
     }
+    notes.push(...cappedNote(budget.capMs, capped))
     const speedUpAt = (rounds: readonly (Round | undefined)[], k: number) =>
       rounds.flatMap((r) => (r?.speedUp.has(k) ? [r.speedUp.get(k) as number] : []))
     const ratioAt = (rounds: readonly (Round | undefined)[], k: number): Ratio =>
@@ -152,33 +153,24 @@ export const concurrencySuite: Suite = {
     const mainCpu = pinned?.last
     let measured: Map<Plan, (Round | undefined)[]>
     try {
-      measured = await runRounds(
-        plans,
-        ctx.budget.concurrencyRounds,
-        ctx.seed,
-        async (plan, round) => {
+      measured = await runRounds({
+        candidates: plans,
+        budget,
+        seed: ctx.seed,
+        measure: async (plan, round) => {
           ctx.progress.step(`round ${round + 1} · ${plan.label}`)
           return measureRound(plan)
         },
-        (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
-        ctx.budget.race && {
-          ...ctx.budget.race,
-          budgetMs: ctx.budget.race.concurrencyMs,
-          // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
-          pending: (results, maxRounds) =>
-            undecidedWithPartners(
-              plans,
-              (plan) => {
-                const rounds = results.get(plan) ?? []
-                return [
-                  ...(plan.control ? [controlOf(rounds)] : []),
-                  ...plan.levels.map((k) => ratioAt(rounds, k)),
-                ].map((ratio) => ({ ratio }))
-              },
-              maxRounds,
-            ),
+        onError: (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
+        // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
+        comparisons: (plan, results) => {
+          const rounds = results.get(plan) ?? []
+          return [
+            ...(plan.control ? [controlOf(rounds)] : []),
+            ...plan.levels.map((k) => ratioAt(rounds, k)),
+          ].map((ratio) => ({ ratio }))
         },
-      )
+      })
     } finally {
       pinned?.release()
     }
@@ -227,8 +219,10 @@ export const concurrencySuite: Suite = {
       }
     }
     notes.push(
-      `${threadpoolNote()}; ${ctx.cores} cores, every one in use (parallelism is the point, so only the event loop is pinned, ${mainCpu === undefined ? 'here not at all (one core, or no taskset)' : `to CPU ${mainCpu}`}, and the suite is timed in wall time: load from other processes lowers its figures). ${ctx.budget.concurrencyRounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; a round is one or more sequences (as many as fit ${ctx.budget.concurrencyRoundMs} ms; "sequences" in the details) of one hash alone, a burst of each K started together, and one hash alone again, the order reversed every other sequence. Ratio = the burst's hashes/s ÷ the single hash's of the same sequence, the median over a round's sequences: the speed-up, at most min(K, cores) (× limit in the details), about min(K, cores) for a strategy that spreads over the cores, 1 for one on the main thread. The A/A control (native bcrypt's plan) times one hash alone twice in each sequence and divides the two. ${VERDICT_RULE}`,
+      `${threadpoolNote()}; ${ctx.cores} cores, the event loop pinned ${mainCpu === undefined ? 'nowhere (one core, or no taskset)' : `to CPU ${mainCpu}`}.`,
     )
     return { rows, notes }
   },
+  method: ({ concurrency: budget }) =>
+    `Every core in use (parallelism is the point, so only the event loop is pinned, and the suite is timed in wall time: load from other processes lowers its figures). ${budget.rounds} rounds at least (more, up to the race budget, while a ratio is undecided), hashers in a fresh random order per round; a round is one or more sequences (as many as fit ${budget.roundMs} ms; "sequences" in the details) of one hash alone, a burst of each K started together, and one hash alone again, the order reversed every other sequence. Ratio = the burst's hashes/s ÷ the single hash's of the same sequence, the median over a round's sequences: the speed-up, at most min(K, cores) (× limit in the details), about min(K, cores) for a strategy that spreads over the cores, 1 for one on the main thread. The A/A control (native bcrypt's plan) times one hash alone twice in each sequence and divides the two.`,
 }

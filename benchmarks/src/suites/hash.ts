@@ -3,12 +3,12 @@ import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
 import { settingKey } from '../keys.js'
 import { configurationKey, recordCallMs } from '../measure/call-cost.js'
-import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
-import type { Budget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
+import { cappedNote } from '../report/words.js'
+import type { HashBudget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 
 interface Entry {
   readonly group: string
@@ -31,7 +31,7 @@ interface Round {
 type Op = 'hash' | 'verify'
 
 /** Defaults first, then each cost-equalised setting with every implementation of its algorithm. */
-function entriesOf(hashers: readonly HashCandidate[], budget: Budget, notes: string[]): Entry[] {
+function entriesOf(hashers: readonly HashCandidate[], budget: HashBudget, notes: string[]): Entry[] {
   const entries: Entry[] = []
   for (const candidate of hashers) {
     try {
@@ -77,7 +77,8 @@ export const hashSuite: Suite = {
     'CPU time per hash and per verify of every hasher, at its defaults and at cost-equalised settings, over interleaved rounds, as per-round ratios to the native implementation of the same algorithm, with an A/A control.',
   async run(candidates, ctx) {
     const notes: string[] = []
-    const entries = entriesOf(candidates.hashers, ctx.budget, notes)
+    const budget = ctx.budget.hash
+    const entries = entriesOf(candidates.hashers, budget, notes)
     const nativeOf = (e: Entry) =>
       entries.find(
         (n) =>
@@ -93,17 +94,18 @@ export const hashSuite: Suite = {
     // Verify repeats the hash's derivation (plus a constant-time compare), so quick mode times it at the
     // defaults only; a cost setting's verify is a --full figure.
     const verified = (e: Entry) =>
-      ctx.budget.settingVerifies || entries.some((d) => d.group === 'defaults' && keyOf(d) === keyOf(e))
+      budget.settingVerifies || entries.some((d) => d.group === 'defaults' && keyOf(d) === keyOf(e))
     const dropped = new Set<string>()
     // Warm-up and self-check outside the rounds: module init, thread-pool spin-up, JIT. The verify,
     // a warm call, also sizes the entry against the budget's cap.
     const encoded = new Map<string, string>()
-    const cap = ctx.budget.hashCallCapMs
+    const cap = budget.callCapMs
     // Cheapest settings first: a call's time grows in proportion to its work (N·r·p for scrypt, RFC 7914
     // §2; 2^cost for bcrypt), so the first call timed per candidate and algorithm predicts the costlier
     // ones, and one predicted at over twice the cap is left out without a call (a pure-JS scrypt at
-    // N=2^17 spent 1–3.6 s on it).
+    // N=2^17 would spend seconds on it).
     const timed = new Map<string, { units: number; ms: number }>()
+    const capped: { what: string; ms: number }[] = []
     const units = new Map(distinct.map((e) => [e, workUnits(e.hasher)]))
     const byWork = [...distinct].sort((a, b) => (units.get(a) ?? 0) - (units.get(b) ?? 0))
     for (const entry of byWork) {
@@ -117,9 +119,8 @@ export const hashSuite: Suite = {
         // Later suites read it too, and leave the configuration out the same way.
         recordCallMs(configuration, predicted)
         dropped.add(keyOf(entry))
-        notes.push(
-          `${name} not run: one call would take about ${(predicted / 1000).toFixed(1)} s, from a cheaper setting's call scaled by work (> ${cap / 1000} s quick cap; use --full)`,
-        )
+        // Predicted from a cheaper setting's call, scaled by work.
+        capped.push({ what: name, ms: predicted })
         continue
       }
       try {
@@ -139,22 +140,21 @@ export const hashSuite: Suite = {
           throw new Error('verify rejected its own hash')
         if (callMs > cap) {
           dropped.add(keyOf(entry))
-          notes.push(
-            `${name} not run: one call takes ${(callMs / 1000).toFixed(1)} s (> ${cap / 1000} s quick cap; use --full)`,
-          )
+          capped.push({ what: name, ms: callMs })
         }
       } catch (error) {
         dropped.add(keyOf(entry))
         notes.push(`${name} failed: ${(error as Error).message}`)
       }
     }
+    notes.push(...cappedNote(cap, capped))
     const live = distinct.filter((e) => !dropped.has(keyOf(e)))
-    ctx.progress.plan(live.length * ctx.budget.hashRounds)
-    const measured = await runRounds(
-      live,
-      ctx.budget.hashRounds,
-      ctx.seed,
-      async (entry, round): Promise<Round> => {
+    ctx.progress.plan(live.length * budget.rounds)
+    const measured = await runRounds({
+      candidates: live,
+      budget,
+      seed: ctx.seed,
+      measure: async (entry, round): Promise<Round> => {
         ctx.progress.step(
           `round ${round + 1} · ${entry.hasher.info.displayName} (${describeParams(entry.hasher)})`,
         )
@@ -170,41 +170,33 @@ export const hashSuite: Suite = {
         const verifies = verified(entry)
         if (!native || native === entry) {
           return {
-            hash: await timeRound(own.hash, ctx.budget.hashRoundMs),
-            ...(verifies ? { verify: await timeRound(own.verify, ctx.budget.hashRoundMs) } : {}),
+            hash: await timeRound(own.hash, budget.roundMs),
+            ...(verifies ? { verify: await timeRound(own.verify, budget.roundMs) } : {}),
           }
         }
         const base = calls(native)
-        const hash = await timePairs(own.hash, base.hash, ctx.budget.hashRoundMs)
-        const verify = verifies ? await timePairs(own.verify, base.verify, ctx.budget.hashRoundMs) : undefined
+        const hash = await timePairs(own.hash, base.hash, budget.roundMs)
+        const verify = verifies ? await timePairs(own.verify, base.verify, budget.roundMs) : undefined
         return {
           hash: hash.candidate,
           ...(verify ? { verify: verify.candidate } : {}),
           vs: { hash: hash.vsBaseline, ...(verify ? { verify: verify.vsBaseline } : {}) },
         }
       },
-      (entry, error) => notes.push(`${entry.candidate.id}: a round failed (${(error as Error).message})`),
-      ctx.budget.race && {
-        ...ctx.budget.race,
-        budgetMs: ctx.budget.race.hashMs,
-        // Pairing is inside a round (each call beside a native call), so an entry races alone.
-        pending: (results, maxRounds) =>
-          undecidedWithPartners(
-            live,
-            (e) => {
-              if (nativeOf(e) === e || !nativeOf(e)) return []
-              const rounds = results.get(e) ?? []
-              return (verified(e) ? (['hash', 'verify'] as const) : (['hash'] as const)).map((op) => ({
-                ratio: summarizeRatio(
-                  '',
-                  rounds.flatMap((r) => (r?.vs?.[op] !== undefined ? [r.vs[op]] : [])),
-                ),
-              }))
-            },
-            maxRounds,
+      onError: (entry, error) =>
+        notes.push(`${entry.candidate.id}: a round failed (${(error as Error).message})`),
+      // Pairing is inside a round (each call beside a native call), so an entry races alone.
+      comparisons: (e, results) => {
+        if (nativeOf(e) === e || !nativeOf(e)) return []
+        const rounds = results.get(e) ?? []
+        return (verified(e) ? (['hash', 'verify'] as const) : (['hash'] as const)).map((op) => ({
+          ratio: summarizeRatio(
+            '',
+            rounds.flatMap((r) => (r?.vs?.[op] !== undefined ? [r.vs[op]] : [])),
           ),
+        }))
       },
-    )
+    })
     const byKey = new Map(live.map((e) => [keyOf(e), measured.get(e) ?? []]))
     const roundsOf = (e: Entry | undefined) => (e && byKey.get(keyOf(e))) || []
     const cpuOf = (e: Entry | undefined, op: Op) => roundsOf(e).map((r) => r?.[op]?.cpuMs)
@@ -258,10 +250,11 @@ export const hashSuite: Suite = {
         })
       }
     }
-    notes.push(
-      `${ctx.budget.hashRounds} rounds at least, after two discarded hashes and a verify each; in every round each configuration hashes, then verifies (${ctx.budget.settingVerifies ? 'at every setting' : 'at its defaults only: a verify repeats the derivation; --full times it at every setting'}), each repeated until ${ctx.budget.hashRoundMs} ms of CPU (at least once; the round keeps the median), in a fresh random order, each batch of calls (calls under 20 ms are batched) on a settled heap and, except for the natives, beside a batch of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
-      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native); pairs of adjacent calls see the same machine speed. ${VERDICT_RULE}${ctx.budget.race ? ` Rounds go on, up to ${ctx.budget.race.maxRounds} and ${ctx.budget.race.hashMs / 1000} s, for entries with an undecided ratio.` : ''}`,
-    )
     return { rows, notes }
   },
+  method: ({ hash: budget }) =>
+    [
+      `${budget.rounds} rounds at least, after two discarded hashes and a verify each; in every round each configuration hashes, then verifies (${budget.settingVerifies ? 'at every setting' : 'at its defaults only: a verify repeats the derivation; --full times it at every setting'}), each repeated until ${budget.roundMs} ms of CPU (at least once; the round keeps the median), in a fresh random order, each batch of calls (calls under 20 ms are batched) on a settled heap and, except for the natives, beside a batch of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
+      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native); pairs of adjacent calls see the same machine speed.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.budgetMs / 1000} s, for entries with an undecided ratio.` : ''}`,
+    ].join(' '),
 }

@@ -1,9 +1,7 @@
 import type { Framework } from '@authlab/servers'
 import { HTTP_CEILING as CEILING, ID_BASELINES, ID_CEILING } from '../discover/baselines.js'
-import { FULL, HTTP_BUDGETS, type HttpBudget } from '../measure/budget.js'
 import { pinProcess } from '../measure/placement.js'
-import { VERDICT_RULE } from '../report/words.js'
-import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
+import type { Candidates, HttpBudget, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
 import { idsInFramework } from './http/ids-scenario.js'
 import { loginEntries, loginScenario, PROBE_PER_SECOND } from './http/login-scenario.js'
 import type { Placement } from './http/servers.js'
@@ -24,7 +22,7 @@ async function withHttpPlacement(
     : { serverCpu: undefined, serverCores: ctx.cores }
   const notes = [
     pinned
-      ? `Each server process pinned to CPU ${pinned.first} and the load generator (this process) to CPU ${pinned.last} with taskset.`
+      ? `Servers pinned to CPU ${pinned.first}, the load generator (this process) to CPU ${pinned.last} (taskset).`
       : 'taskset unavailable (or one core allowed): servers and the load generator share the cores; figures are lower and noisier.',
   ]
   try {
@@ -37,8 +35,8 @@ async function withHttpPlacement(
 /** What a server needs besides its generator: ids servers never verify, so any hasher does. */
 const anyHasher = (candidates: Candidates) => candidates.hashers[0]?.id ?? ''
 
-function idsNote(budget: HttpBudget, raced: boolean) {
-  return `ids-in-framework: every round starts one fresh server on the servers' core that serves every candidate's generator, picked per request by a header (each GET / stores a session, and a store grown over earlier rounds made the largest difference between rounds); it is loaded in ${budget.windowSec} s windows on 50 kept-alive connections until two windows in a row agree within 10 % (at most ${budget.warmupSec} s: a fresh server speeds up for about 1.5 s), then ${budget.windows} cycles of one ${budget.windowSec} s window per candidate, in a fresh random order each cycle; ${budget.rounds} rounds at least${raced ? ' (more, up to the race budget, while a ratio is undecided)' : ''}. Value = median over rounds of each round's median window req/s; ratio = per round, the median over cycles of the candidate's window ÷ the baseline's of the same cycle. ${VERDICT_RULE}`
+function idsMethod(budget: HttpBudget) {
+  return `ids-in-framework: every round starts one fresh server on the servers' core that serves every candidate's generator, picked per request by a header (each GET / stores a session, and the store starts empty each round: a store's size moves the rate more than any generator does); it is loaded in ${budget.windowSec} s windows on 50 kept-alive connections until two windows in a row agree within 10 % (at most ${budget.warmupSec} s: a fresh server speeds up for about 1.5 s), then ${budget.windows} cycles of one ${budget.windowSec} s window per candidate, in a fresh random order each cycle; ${budget.rounds} rounds at least${budget.race ? ' (more, up to the race budget, while a ratio is undecided)' : ''}. Value = median over rounds of each round's median window req/s; ratio = per round, the median over cycles of the candidate's window ÷ the baseline's of the same cycle.`
 }
 
 export const httpSuite: Suite = {
@@ -46,32 +44,32 @@ export const httpSuite: Suite = {
   onRequestOnly: true,
   description:
     'Every generator inside express-session and @fastify/session under autocannon (req/s as a ratio to the unique-counter ceiling), and logins/s per hasher at equal cost with the p99 of GET /health measured meanwhile.',
+  method: ({ http: budget }) =>
+    [
+      idsMethod(budget),
+      `login: ${budget.loginRounds} rounds of about ${budget.loginSec} s of logins at the limit, 4 connections, every hasher once per round in a fresh random order; limit = cores ÷ (the mean verify time in a fresh process on the servers' core + the server's own work per login: its CPU time per login, every thread, on a server of the same framework with no hash at all, INSECURE and bench-only); ratio = the per-round rates ÷ that limit; server CPU ms/login and core busy % are read from the server's /proc CPU time from the start of each round to its last counted answer (a request the load tool sent beyond the round's count is still served, after it); GET /health p99 and max = the latency of health checks sent meanwhile at a steady ${PROBE_PER_SECOND}/s, open loop (each sent when due, answered or not, and timed from when it was due).`,
+    ].join(' '),
   run: (candidates, ctx) =>
     withHttpPlacement(ctx, async (placement, notes) => {
-      const budget = ctx.budget === FULL ? HTTP_BUDGETS.full : HTTP_BUDGETS.quick
+      const budget = ctx.budget.http
       // Login servers need some generator: the first package, not a ref.
       const loginGenerator = candidates.ids.find((c) => !c.id.startsWith('ref:'))?.id ?? CEILING
-      notes.push(
-        idsNote(budget, ctx.budget.race !== undefined),
-        `login: ${budget.loginRounds} rounds of about ${budget.loginSec} s of logins at the limit, 4 connections, every hasher once per round in a fresh random order; limit = cores ÷ (the mean verify time in a fresh process on the servers' core + the server's own work per login: its CPU time per login, every thread, on a server of the same framework with no hash at all, INSECURE and bench-only); ratio = the per-round rates ÷ that limit; server CPU ms/login and core busy % are read from the server's /proc CPU time from the start of each round to its last counted answer (a request the load tool sent beyond the round's count is still served, after it); GET /health p99 and max = the latency of health checks sent meanwhile at a steady ${PROBE_PER_SECOND}/s, open loop (each sent when due, answered or not, and timed from when it was due).`,
-        `Login servers generate IDs with ${loginGenerator}.`,
-      )
+      notes.push(`Login servers generate IDs with ${loginGenerator}.`)
       // The servers refuse a generator that repeats its IDs (one session for every visitor), so the ids
       // suite's constant flat-string ceiling is not served; the counter is the ceiling here.
       const served = candidates.ids.filter((c) => c.id !== ID_CEILING)
       if (served.length < candidates.ids.length) notes.push(`${ID_CEILING} not served: it repeats one ID.`)
       if (!candidates.ids.some((c) => c.id === CEILING))
         notes.push(`${CEILING} filtered out: no ceiling ratio.`)
-      const full = ctx.budget === FULL
+      const full = ctx.budget.mode === 'full'
       const entries = await loginEntries(candidates.hashers, full, loginGenerator, budget, placement)
       // Per framework: a warm-up and a cycle step per ids round, the no-hash server, the login rounds.
       ctx.progress.plan(FRAMEWORKS.length * (2 * budget.rounds + 1 + budget.loginRounds * entries.length))
       const rows: SuiteRow[] = []
       // Ratios to the ceiling and to each framework's default; randomUUID is no framework's here.
       const baselines = [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')]
-      const raceMs = ctx.budget.race?.inFrameworkMs ?? 0
       for (const framework of FRAMEWORKS) {
-        const scenario = { framework, ids: served, baselines, control: true, raceMs }
+        const scenario = { framework, ids: served, baselines, control: true }
         rows.push(
           ...(await idsInFramework({ ...scenario, hasher: anyHasher(candidates), budget, placement }, ctx)),
         )
@@ -94,9 +92,10 @@ export const idsInFastifySuite: Suite = {
   roundsAreProcesses: true,
   description:
     "Session-creating requests per second inside @fastify/session with its own default idGenerator, express-session's default (uid-safe) and authlab fast, in one fresh server per round alone on its core, in alternating windows, as per-round ratios to @fastify/session's default, with an A/A control.",
+  method: ({ http: budget }) => idsMethod(budget),
   run: (candidates, ctx) =>
     withHttpPlacement(ctx, async (placement, notes) => {
-      const budget = ctx.budget === FULL ? HTTP_BUDGETS.full : HTTP_BUDGETS.quick
+      const budget = ctx.budget.http
       const ids = IN_FASTIFY.flatMap((id) => candidates.ids.filter((c) => c.id === id))
       const missing = IN_FASTIFY.filter((id) => !ids.some((c) => c.id === id))
       if (missing.length > 0)
@@ -108,14 +107,12 @@ export const idsInFastifySuite: Suite = {
           ids,
           baselines: IN_FASTIFY.slice(0, 2),
           control: true,
-          raceMs: ctx.budget.race?.inFrameworkMs ?? 0,
           hasher: anyHasher(candidates),
           budget,
           placement,
         },
         ctx,
       )
-      notes.push(idsNote(budget, ctx.budget.race !== undefined))
       return { rows, notes }
     }),
 }

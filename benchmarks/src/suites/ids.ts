@@ -1,8 +1,7 @@
 import { ID_CEILING as CEILING, ID_BASELINES } from '../discover/baselines.js'
-import { roundsBeforeInterlude, runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { roundsBeforeInterlude, runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, perRoundRatios, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
 import type { IdCandidate, Ratio, Suite, SuiteRow } from '../types.js'
 import { type IdRound, measureIdsInChild } from './ids-measure.js'
 
@@ -27,13 +26,14 @@ export const idsSuite: Suite = {
   description:
     'Session IDs per CPU-second of every generator, each candidate in its own process once per round, as per-round ratios to crypto.randomUUID() and the frameworks’ own defaults, with the flat-string ceiling, an A/A control and the heap retained by sparse survivors.',
   async run(candidates, ctx) {
-    const { budget, progress } = ctx
+    const { progress } = ctx
+    const budget = ctx.budget.ids
     const primary = candidates.ids.find((c) => c.id === ID_BASELINES[0])
     const list = primary ? [...candidates.ids, controlOf(primary)] : [...candidates.ids]
     const notes: string[] = []
     // Why a candidate's rounds failed, for its row: a user's module may throw, exit or hang.
     const failures = new Map<string, string>()
-    progress.plan(list.length * budget.idRounds)
+    progress.plan(list.length * budget.rounds)
     const sourceOf = (candidate: IdCandidate) =>
       candidate.id.endsWith(CONTROL_SUFFIX) ? candidate.id.slice(0, -CONTROL_SUFFIX.length) : candidate.id
     const baselines = [...ID_BASELINES, CEILING]
@@ -56,47 +56,40 @@ export const idsSuite: Suite = {
         ]
       })
     }
-    const measured = await runRounds(
-      list,
-      budget.idRounds,
-      ctx.seed,
-      (candidate, round) => {
+    const measured = await runRounds({
+      candidates: list,
+      budget,
+      seed: ctx.seed,
+      measure: (candidate, round) => {
         progress.step(`round ${round + 1} · ${candidate.label}`)
         // The first round's process also measures the retained heap, after its timing: a small heap of
         // its own collects in milliseconds, where this process's large one takes seconds per candidate.
         const heap =
           round === 0 && !candidate.id.endsWith(CONTROL_SUFFIX)
             ? {
-                total: budget.heapIds,
+                total: budget.heap.ids,
                 keepEvery: KEEP_EVERY,
-                repeats: budget.heapRepeats,
-                warmup: budget.heapWarmup,
+                repeats: budget.heap.repeats,
+                warmup: budget.heap.warmup,
               }
             : undefined
-        return measureIdsInChild(sourceOf(candidate), candidate.source, budget.idSampling, heap)
+        return measureIdsInChild(sourceOf(candidate), candidate.source, budget.sampling, heap)
       },
-      (candidate, error) => {
+      onError: (candidate, error) => {
         notes.push(`${candidate.id}: a round failed (${(error as Error).message})`)
         failures.set(candidate.id, (error as Error).message)
       },
-      budget.race && {
-        ...budget.race,
-        budgetMs: budget.race.idsMs,
-        // Every candidate with an undecided ratio runs again, with the baselines of those ratios.
-        // A candidate whose round failed (threw, hung, exited) is not given more chances to.
-        pending: (results, maxRounds) =>
-          undecidedWithPartners(
-            list.filter((c) => !failures.has(c.id)),
-            (candidate) =>
-              ratiosIn(results, candidate).map((ratio) => ({
-                ratio,
-                partners: list.filter((c) => c.label === ratio.baseline),
-              })),
-            maxRounds,
-          ),
-      },
-      ctx.interlude,
-    )
+      // Every candidate with an undecided ratio runs again, with the baselines of those ratios. A
+      // candidate whose round failed (threw, hung, exited) is not given more chances to.
+      comparisons: (candidate, results) =>
+        failures.has(candidate.id)
+          ? []
+          : ratiosIn(results, candidate).map((ratio) => ({
+              ratio,
+              partners: list.filter((c) => c.id === ratio.against && !failures.has(c.id)),
+            })),
+      interlude: ctx.interlude,
+    })
     const heaps = new Map(
       candidates.ids.flatMap((c) => {
         const heap = measured.get(c)?.[0]?.heap
@@ -141,11 +134,12 @@ export const idsSuite: Suite = {
         flags,
       }
     })
-    notes.push(
-      `${budget.idRounds} rounds at least${ctx.interlude ? ` (the first ${roundsBeforeInterlude(budget.idRounds)} before the other suites of this run, the rest after them, so the rounds span the run)` : ''}; in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.idSampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.idSampling.sampleMs} ms, then ${budget.idSampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
-      `${VERDICT_RULE} A round's value is the candidate's speed relative to the yardstick in its own process, so each round is one process: the interval resamples processes.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.idsMs / 1000} s, for candidates with an undecided ratio.` : ''}`,
-      `Retained heap, in the first round's process of each candidate after its timing: ${budget.heapIds.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC (the least of ${budget.heapRepeats} measurement${budget.heapRepeats === 1 ? '' : 's'}); "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
-    )
     return { rows, notes }
   },
+  method: ({ ids: budget }) =>
+    [
+      `${budget.rounds} rounds at least (when other suites follow, the first ${roundsBeforeInterlude(budget.rounds)} before them and the rest after, so the rounds span the run); in each, every candidate runs in a fresh process (random order per round) beside the yardstick crypto.randomUUID(), each from its own loop: ${budget.sampling.warmupMs} ms CPU of warm-up each that also sizes the batches to ≥ ${budget.sampling.sampleMs} ms, then ${budget.sampling.samples} adjacent pairs of batches, in CPU time (user + system, so other processes' load stays out). IDs/s is the median of the candidate's batches; the round's relative speed is the median over pairs of candidate ÷ yardstick speed, so both sides of every pair ran at the same machine speed.`,
+      `A round's value is the candidate's speed relative to the yardstick in its own process, so each round is one process: the interval resamples processes.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.budgetMs / 1000} s, for candidates with an undecided ratio.` : ''}`,
+      `Retained heap, in the first round's process of each candidate after its timing: ${budget.heap.ids.toLocaleString('en')} IDs generated, one in ${KEEP_EVERY} kept, after a full GC (the least of ${budget.heap.repeats} measurement${budget.heap.repeats === 1 ? '' : 's'}); "× standalone" compares with as many flat strings, as generated and after each survivor is HMAC-signed as a cookie (which flattens concatenated V8 strings in place; the conformance suite allows 2× after signing).`,
+    ].join(' '),
 }

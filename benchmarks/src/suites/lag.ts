@@ -3,11 +3,11 @@ import type { PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
 import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
-import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { perRoundRatios, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
-import type { Budget, HashCandidate, Suite, SuiteRow } from '../types.js'
+import { cappedNote } from '../report/words.js'
+import type { HashCandidate, LagBudget, Suite, SuiteRow } from '../types.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
 const TICK_MS = 1
@@ -32,7 +32,7 @@ export interface LagFigures {
  */
 export async function measureLag(
   hasher: PasswordHasher,
-  budget: Pick<Budget, 'lagMinHashes' | 'lagTimeMs'>,
+  budget: Pick<LagBudget, 'minHashes' | 'timeMs'>,
 ): Promise<LagFigures> {
   const histogram = monitorEventLoopDelay({ resolution: 1 })
   histogram.enable()
@@ -48,7 +48,7 @@ export async function measureLag(
   let utilization = 0
   try {
     try {
-      while (hashes < budget.lagMinHashes || performance.now() - started < budget.lagTimeMs) {
+      while (hashes < budget.minHashes || performance.now() - started < budget.timeMs) {
         await hasher.hash(BENCH_PASSWORD)
         hashes++
         // Back to the event loop between hashes, as a server is between requests: overdue timers run,
@@ -84,7 +84,9 @@ export const lagSuite: Suite = {
   description:
     'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults, over interleaved rounds, as per-round ratios of the loop-free share (1 ms timer ticks × 1 ms ÷ hashing time) to the native implementation of the same algorithm and, for a hasher that holds the main thread, to the same algorithm on workers.',
   async run(candidates, ctx) {
+    const budget = ctx.budget.lag
     const notes: string[] = []
+    const capped: { what: string; ms: number }[] = []
     const plans: { candidate: HashCandidate; hasher: PasswordHasher }[] = []
     for (const candidate of candidates.hashers) {
       try {
@@ -92,7 +94,7 @@ export const lagSuite: Suite = {
         const key = configurationKey(candidate.id, describeParams(hasher))
         // A native is the others' baseline, so the cap leaves it in.
         const native = nativeHashers()[hasher.info.algorithm] === candidate.id
-        const over = (ms: number | undefined) => !native && ms !== undefined && ms > ctx.budget.hashCallCapMs
+        const over = (ms: number | undefined) => !native && ms !== undefined && ms > budget.callCapMs
         let callMs = knownCallMs(key)
         if (!over(callMs)) {
           // Warm-up (module init, thread-pool spin-up, JIT), and the quick cap on a call's cost.
@@ -102,9 +104,7 @@ export const lagSuite: Suite = {
           recordCallMs(key, callMs)
         }
         if (over(callMs) && callMs !== undefined) {
-          notes.push(
-            `${candidate.id} not run: one hash takes ${(callMs / 1000).toFixed(1)} s (> ${ctx.budget.hashCallCapMs / 1000} s quick cap; use --full)`,
-          )
+          capped.push({ what: candidate.id, ms: callMs })
           continue
         }
         plans.push({ candidate, hasher })
@@ -112,7 +112,8 @@ export const lagSuite: Suite = {
         notes.push(`${candidate.id} failed: ${(error as Error).message}`)
       }
     }
-    ctx.progress.plan(plans.length * ctx.budget.lagRounds)
+    notes.push(...cappedNote(budget.callCapMs, capped))
+    ctx.progress.plan(plans.length * budget.rounds)
     // The share of the hashing time in which the 1 ms timer still ran: about 1 for a hasher that leaves
     // the loop free, about 1 ÷ (ms per hash) for one that holds it. A steadier figure to compare than the
     // max delay, which for two free loops is a few ms of scheduling noise; 1 − event-loop utilization
@@ -135,7 +136,7 @@ export const lagSuite: Suite = {
           : []
       return [...(native ? [native] : []), ...workers].filter((p) => p !== plan)
     }
-    const ratiosOf = (plan: Plan, results: ReadonlyMap<Plan, LagRounds>) =>
+    const ratiosOf = (plan: Plan, results: ReadonlyMap<Plan, readonly (LagFigures | undefined)[]>) =>
       baselinesOf(plan).map((base) => ({
         ratio: summarizeRatio(
           { label: base.candidate.label, against: base.candidate.id },
@@ -143,23 +144,19 @@ export const lagSuite: Suite = {
         ),
         partners: [base],
       }))
-    const measured = await runRounds(
-      plans,
-      ctx.budget.lagRounds,
-      ctx.seed,
-      async (plan, round) => {
+    const measured = await runRounds({
+      candidates: plans,
+      budget,
+      seed: ctx.seed,
+      measure: async (plan, round) => {
         ctx.progress.step(`round ${round + 1} · ${plan.candidate.label}`)
-        return measureLag(plan.hasher, ctx.budget)
+        return measureLag(plan.hasher, budget)
       },
-      (plan, error) => notes.push(`${plan.candidate.id}: a round failed (${(error as Error).message})`),
-      ctx.budget.race && {
-        ...ctx.budget.race,
-        budgetMs: ctx.budget.race.lagMs,
-        // An undecided hasher races with its baselines, so the extra rounds stay paired by index.
-        pending: (results, maxRounds) =>
-          undecidedWithPartners(plans, (plan) => ratiosOf(plan, results), maxRounds),
-      },
-    )
+      onError: (plan, error) =>
+        notes.push(`${plan.candidate.id}: a round failed (${(error as Error).message})`),
+      // An undecided hasher races with its baselines, so the extra rounds stay paired by index.
+      comparisons: ratiosOf,
+    })
     const roundsOf = (plan: Plan): LagRounds => measured.get(plan) ?? []
     const maxDelays = (rounds: LagRounds) => rounds.map((r) => r?.maxDelayMs)
     const rows: SuiteRow[] = []
@@ -191,9 +188,8 @@ export const lagSuite: Suite = {
         flags: native === plan ? ['baseline'] : [],
       })
     }
-    notes.push(
-      `${ctx.budget.lagRounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its baselines), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${ctx.budget.lagTimeMs} ms (at least ${ctx.budget.lagMinHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (ticks × tick ÷ hashing time) ÷ native's (and, for a main-thread hasher, ÷ the same algorithm's on workers), per round: 1 when both leave the loop free, far below 1 for a hasher that holds it. ${VERDICT_RULE}`,
-    )
     return { rows, notes }
   },
+  method: ({ lag: budget }) =>
+    `${budget.rounds} rounds at least (more, up to the race budget, for a hasher whose ratio is undecided, with its baselines), hashers in a fresh random order per round; in each, a hasher hashes back to back for ${budget.timeMs} ms (at least ${budget.minHashes} hashes) while a ${TICK_MS} ms interval ticks: a non-blocking hasher completes about (ms/hash ÷ ${TICK_MS}) ticks per hash, a blocking one about 1. Value = median over rounds of the max delay. Ratio = this hasher's loop-free share (ticks × tick ÷ hashing time) ÷ native's (and, for a main-thread hasher, ÷ the same algorithm's on workers), per round: 1 when both leave the loop free, far below 1 for a hasher that holds it.`,
 }

@@ -11,8 +11,7 @@ import {
   STORES,
   type StoreReport,
 } from '@authlab/store-matrix'
-import { FULL } from '../measure/budget.js'
-import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { median, quantile } from '../measure/stats.js'
 import { CONTROL_FLAG, MIN_ROUNDS, summarizeRatio } from '../measure/verdict.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
@@ -97,8 +96,8 @@ const CONNECTIONS = 8
  * without a cookie (a new session and one store write per request). Each round opens every store and
  * server afresh, warms them, then runs cycles of one short window per server on kept-alive
  * connections, in a fresh order each cycle: a ratio compares windows of the same cycle, so the
- * machine's speed at that moment is in both (one 2 s run per server per round spread the A/A control
- * over ±30 %). Single Redis is served twice, the second as the A/A control. Rounds race while a ratio
+ * machine's speed at that moment is in both (one long run per server per round would put the
+ * machine's drift between the servers). Single Redis is served twice, the second as the A/A control. Rounds race while a ratio
  * is undecided; verdicts come from the one verdict rule.
  */
 async function clusterThroughputRows(
@@ -150,27 +149,18 @@ async function clusterThroughputRows(
       }),
     )
   const ROUND = 'round'
-  const measured = await runRounds(
-    [ROUND],
-    full ? 7 : MIN_ROUNDS,
+  const measured = await runRounds({
+    candidates: [ROUND],
+    budget: { rounds: full ? 7 : MIN_ROUNDS, race: { maxRounds: 16, budgetMs: budget.raceMs } },
     seed,
-    (_, round) => measureRound(round),
-    (_, error) => notes.push(`a round failed: ${String(error)}`),
-    {
-      maxRounds: 16,
-      budgetMs: budget.raceMs,
-      // Every server runs in every round, so a round is run again while either ratio is undecided.
-      pending: (results, maxRounds) =>
-        undecidedWithPartners(
-          [ROUND],
-          () =>
-            candidates
-              .filter((c) => c.key !== 'redis')
-              .map((c) => ({ ratio: ratioOf(results.get(ROUND) ?? [], c.key) })),
-          maxRounds,
-        ),
-    },
-  )
+    measure: (_, round) => measureRound(round),
+    onError: (_, error) => notes.push(`a round failed: ${String(error)}`),
+    // Every server runs in every round, so a round is run again while either ratio is undecided.
+    comparisons: (_, results) =>
+      candidates
+        .filter((c) => c.key !== 'redis')
+        .map((c) => ({ ratio: ratioOf(results.get(ROUND) ?? [], c.key) })),
+  })
   const rounds = measured.get(ROUND) ?? []
   const rows = candidates.map((candidate): SuiteRow => {
     const perRound = rounds.flatMap((r) => {
@@ -206,8 +196,10 @@ export const storesSuite: Suite = {
   onRequestOnly: true,
   description:
     'The store-compatibility matrix: every generator × real session store × express-session and @fastify/session, ID length limits, hostile cookies, and store.get/set latency per store.',
+  method: (budget) =>
+    `Every generator is served by express-session and @fastify/session over each real session store (${budget.mode === 'full' ? SESSIONS_UNDER_LOAD.full : SESSIONS_UNDER_LOAD.quick} concurrent sessions per cell), IDs of growing length find each store's limit, hostile cookies are sent, and store.get/set latency is read per store; single Redis (twice: the second is the A/A control) and the Redis Cluster are compared under HTTP load, each round opening every store and server afresh and running cycles of one short window per server in a fresh order, a ratio comparing windows of the same cycle.`,
   async run(candidates, ctx) {
-    const full = ctx.budget === FULL
+    const full = ctx.budget.mode === 'full'
     const hashCandidate = candidates.hashers[0]
     if (!hashCandidate)
       return { rows: [], notes: ['no hasher discovered: POST /login cannot be checked, suite not run'] }
@@ -243,7 +235,7 @@ export const storesSuite: Suite = {
     const notes = [
       ...(clusterError ? [clusterError] : []),
       ...throughput.notes,
-      `${sessionsUnderLoad} concurrent sessions per cell (--full runs 1,000); logins verified with ${hashCandidate.id}.`,
+      `Logins verified with ${hashCandidate.id}.`,
       ...reports.flatMap((r) => (r.status === 'ran' ? [] : [`${r.label} not run: ${r.message}`])),
       ...reports.flatMap((r) =>
         Object.entries(r.serverErrors).map(

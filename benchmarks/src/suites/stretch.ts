@@ -1,15 +1,18 @@
 import { startRemoteScrypt } from '@authlab/stretch-helper'
-import { runRounds, undecidedWithPartners } from '../measure/rounds.js'
+import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
-import { VERDICT_RULE } from '../report/words.js'
-import type { Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
+import type { Budget, Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
 import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './stretch-jobs.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
 
-const RATIO_NOTE =
-  "every call of a non-native job is paired with a call of its baseline right beside it (the order flipped every pair); ratio = baseline time ÷ candidate time, the median over a round's pairs, then the median over rounds with a 95 % bootstrap interval."
+const method = ({ stretch: budget }: Budget) =>
+  [
+    "Rows [1]–[4] follow the numbering of Mozilla's 2013 table: [1] PBKDF2 alone, [2] the chain with a remote scrypt helper, [3] with local native scrypt, [4] with scrypt compiled to WASM or JS.",
+    `${budget.rounds} rounds at least (more, up to the race budget, for a job whose ratio is undecided) after one discarded run each, every job once per round in a fresh random order; every call of a non-native job is paired with a call of its baseline right beside it (the order flipped every pair); ratio = baseline time ÷ candidate time, the median over a round's pairs, then the median over rounds.`,
+    "[2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF), each call paired with a call of [3] beside it, also in wall time; it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.",
+  ].join(' ')
 
 /** One round of a job: its median call and, when it has a baseline, the paired ratio to it. */
 type Round = Timing & { readonly vs?: number }
@@ -41,41 +44,31 @@ async function runStretch(
     const base = jobs.find((j) => j.native)
     if (base)
       jobs.push({ ...base, id: `${base.id} (A/A)`, label: `${base.label} [A/A control]`, native: false })
-    const rounds = ctx.budget.stretchRounds
+    const budget = ctx.budget.stretch
+    const rounds = budget.rounds
     ctx.progress.plan(jobs.length * (rounds + 1))
     const live = await warmUp(jobs, ctx, notes)
     const control = live.find((j) => j.id.endsWith(' (A/A)'))
     const before = remote?.setup.scrypt.stats()
-    const measured = await runRounds(
-      live,
-      rounds,
-      ctx.seed,
-      async (job, round): Promise<Round> => {
+    const measured = await runRounds({
+      candidates: live,
+      budget,
+      seed: ctx.seed,
+      measure: async (job, round): Promise<Round> => {
         ctx.progress.step(`round ${round + 1} · ${job.label}`)
         const clock = job.wall ? 'wall' : 'cpu'
         const partner = baselineOf(job, live, control, base)
-        if (!partner || partner === job) return timeRound(job.run, ctx.budget.stretchRoundMs, clock)
-        const paired = await timePairs(job.run, partner.run, ctx.budget.stretchRoundMs, clock)
+        if (!partner || partner === job) return timeRound(job.run, budget.roundMs, clock)
+        const paired = await timePairs(job.run, partner.run, budget.roundMs, clock)
         return { ...paired.candidate, vs: paired.vsBaseline }
       },
-      (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
-      ctx.budget.race && {
-        ...ctx.budget.race,
-        budgetMs: ctx.budget.race.stretchMs,
-        // Pairing is inside a round (each call beside its baseline's), so a job races alone.
-        pending: (results, maxRounds) =>
-          undecidedWithPartners(
-            live,
-            (job) => {
-              const partner = baselineOf(job, live, control, base)
-              return partner && partner !== job
-                ? [{ ratio: summarizeRatio('', vsOf(results.get(job) ?? [])) }]
-                : []
-            },
-            maxRounds,
-          ),
+      onError: (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
+      // Pairing is inside a round (each call beside its baseline's), so a job races alone.
+      comparisons: (job, results) => {
+        const partner = baselineOf(job, live, control, base)
+        return partner && partner !== job ? [{ ratio: summarizeRatio('', vsOf(results.get(job) ?? [])) }] : []
       },
-    )
+    })
     const timings = (job: Job | undefined) => (job ? (measured.get(job) ?? []) : [])
     const rows = live
       .filter((job) => !job.wall)
@@ -85,13 +78,9 @@ async function runStretch(
     if (remote) {
       const s = remote.setup.scrypt.stats()
       notes.push(
-        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors. [2] is timed in wall time (this process's CPU time holds only the two PBKDF2 steps and HKDF), each call paired with a call of [3] beside it, also in wall time; it also carries any difference between the two cores' load (other work on a shared machine is not spread evenly over them), so it is not a network figure.`,
+        `Remote client: ${s.calls} calls, ${s.retries} retries, ${s.overloaded} answers 503, ${s.connectionErrors} connection errors.`,
       )
     }
-    notes.push(
-      "Rows [1]–[4] follow the numbering of Mozilla's 2013 table: [1] PBKDF2 alone, [2] the chain with a remote scrypt helper, [3] with local native scrypt, [4] with scrypt compiled to WASM or JS.",
-      `${rounds} rounds at least (more, up to the race budget, for a job whose ratio is undecided) after one discarded run each, every job once per round in a fresh random order; ${RATIO_NOTE} ${VERDICT_RULE}`,
-    )
     return { rows, notes }
   } finally {
     await remote?.close()
@@ -181,6 +170,7 @@ export function createStretchSuite(options: StretchSuiteOptions = {}): Suite {
     placement: 'one-core',
     description:
       "Mozilla's 2013 onepw key-stretching table on this machine: [1] 20,000 PBKDF2-SHA256 iterations; [2] the whole chain with scrypt on a remote helper process (on the client's core, idle while it waits; loopback or a simulated RTT); [3] the chain with local native scrypt; [4] the chain with WASM and pure-JS scrypt. Interleaved rounds; [1], [3], [4] in CPU time as per-round ratios to the native implementation, [2] in wall time as a per-round ratio to [3].",
+    method,
     run: (candidates, ctx) => runStretch(candidates, ctx, start),
   }
 }

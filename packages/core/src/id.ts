@@ -110,16 +110,7 @@ export interface IdGeneratorDefinition {
  * Attaches the descriptor to a generator function, freezing it so the bench labels cannot drift.
  * Takes one object, like the hasher definers: `defineIdGenerator({ info, generate })`.
  */
-export function defineIdGenerator(definition: IdGeneratorDefinition): IdGenerator
-/** @deprecated The positional form, kept until the bench's references and the store matrix use `{ info, generate }`. */
-export function defineIdGenerator(info: IdGeneratorInfo, generate: (request?: unknown) => string): IdGenerator
-export function defineIdGenerator(
-  first: IdGeneratorDefinition | IdGeneratorInfo,
-  second?: (request?: unknown) => string,
-): IdGenerator {
-  const { info, generate } = second
-    ? { info: first as IdGeneratorInfo, generate: second }
-    : (first as IdGeneratorDefinition)
+export function defineIdGenerator({ info, generate }: IdGeneratorDefinition): IdGenerator {
   const maxBits = entropyBitsOf(info.length, new Set(info.alphabet).size)
   if (info.entropyBits > maxBits + 1e-9) {
     throw new InvalidOptionError(

@@ -1,11 +1,10 @@
 import type { Framework } from '@authlab/servers'
 import { HTTP_CEILING as CEILING } from '../../discover/baselines.js'
-import type { HttpBudget } from '../../measure/budget.js'
-import { runRounds, undecidedWithPartners } from '../../measure/rounds.js'
+import { runRounds } from '../../measure/rounds.js'
 import { median } from '../../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../../measure/verdict.js'
 import { goalText } from '../../report/words.js'
-import type { IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
+import type { HttpBudget, IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
 import { alternatingWindows, cycleRatio, type LoadSource, openLoad } from './window.js'
@@ -46,9 +45,8 @@ export interface IdsScenario {
   readonly baselines: readonly string[]
   /** Serve the first baseline twice, the second time as the A/A control. */
   readonly control: boolean
-  /** Wall ms of extra rounds for undecided ratios (a race, src/measure/rounds.ts); 0: fixed rounds. */
-  readonly raceMs: number
   readonly hasher: string
+  /** Its rounds, windows and race allowance (a budget without `race`: fixed rounds). */
   readonly budget: HttpBudget
   readonly placement: Placement
 }
@@ -112,26 +110,16 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
       return [summarizeRatio({ label: base.label, against: base.id }, perRound)]
     })
   const ROUND = 'round'
-  const measured = await runRounds(
-    [ROUND],
-    budget.rounds,
-    ctx.seed,
-    (_, round) => measureRound(round),
-    () => {},
-    scenario.raceMs > 0
-      ? {
-          maxRounds: 16,
-          budgetMs: scenario.raceMs,
-          // Every server runs in every round, so a round is run again while any ratio is undecided.
-          pending: (results, maxRounds) =>
-            undecidedWithPartners(
-              [ROUND],
-              () => list.flatMap((c) => ratiosIn(results.get(ROUND) ?? [], c).map((ratio) => ({ ratio }))),
-              maxRounds,
-            ),
-        }
-      : undefined,
-  )
+  const measured = await runRounds({
+    candidates: [ROUND],
+    budget,
+    seed: ctx.seed,
+    measure: (_, round) => measureRound(round),
+    onError: () => {},
+    // Every server runs in every round, so a round is run again while any ratio is undecided.
+    comparisons: (_, results) =>
+      list.flatMap((c) => ratiosIn(results.get(ROUND) ?? [], c).map((ratio) => ({ ratio }))),
+  })
   const rounds = measured.get(ROUND) ?? []
   return list.map((candidate) => {
     const samples: RoundSample[] = rounds.flatMap((r) => {

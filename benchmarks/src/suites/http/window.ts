@@ -22,8 +22,8 @@ export interface LoadSource {
 /**
  * Closed-loop GET load on kept-alive connections, opened once per server and reused by every window.
  * Short alternating windows on two servers are what pairs their rates in time; a load tool that opens
- * its connections per run (autocannon) spends a quarter-second window mostly connecting: 50 fresh
- * connections per 0.25 s window read a fastify server at about a quarter of its rate.
+ * its connections per run (autocannon) spends a short window mostly connecting, and reads a server
+ * far below its rate.
  */
 export function openLoad(
   url: string,
