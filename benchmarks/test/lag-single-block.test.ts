@@ -22,7 +22,7 @@ const blocking: PasswordHasher = {
 }
 
 test('a round of one hash that holds the loop records a delay, not none', async () => {
-  const figures = await measureLag(blocking, { lagMinHashes: 1, lagTimeMs: 0 })
+  const figures = await measureLag(blocking, { minHashes: 1, timeMs: 0 })
   expect(figures.hashes).toBe(1)
   // No wall-clock bound: only that the block was seen at all (the histogram's first run sets its start).
   expect(figures.maxDelayMs).toBeGreaterThan(0)
