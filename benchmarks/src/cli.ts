@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from './main.js'
+import { EXIT, main } from './main.js'
 
 // `authlab-bench compare … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -7,7 +7,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error
 })
 
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-})
+try {
+  process.exitCode = await main(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  })
+} catch (error) {
+  // An unexpected failure must not exit 1, which compare uses for "regression".
+  process.stderr.write(`authlab-bench: internal error: ${(error as Error)?.stack ?? String(error)}\n`)
+  process.exitCode = EXIT.internal
+}

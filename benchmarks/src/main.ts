@@ -6,6 +6,7 @@ import { main as calibrateMain } from '@authlab/calibrate/cli'
 import { isAuthlabError } from '@authlab/core'
 import { parseDurationMs } from '@authlab/stretch-helper'
 import { installedVersion } from '@authlab/workspace'
+import { writeRegularFile } from './files/regular.js'
 import { FULL, QUICK } from './measure/budget.js'
 import { stderrProgress } from './measure/progress.js'
 import { writeTradeOffCharts } from './report/advice-chart-files.js'
@@ -18,7 +19,13 @@ import { findRuns, renderIndexHtml } from './report/html-index.js'
 import { COMPACT_WIDTH, useColor, wrap } from './report/terminal.js'
 import { VERDICT_RULE } from './report/words.js'
 import { COMPARE_DEFAULTS, compareResults, compareRule } from './results/compare.js'
-import { readResults, resultsPathInside } from './results/results.js'
+import {
+  MAX_RESULTS_BYTES,
+  MAX_ROUNDS_READ,
+  readResults,
+  resultsPathInside,
+  UnreadableResultsError,
+} from './results/results.js'
 import { ratioSpread, verdictAudit } from './results/spread.js'
 import { runBench, selectSuites } from './run.js'
 import { parseRuntimes } from './runtimes/across.js'
@@ -28,7 +35,8 @@ import type { Budget, Suite } from './types.js'
 /** The benchmarks workspace directory (this file lives in src/ or dist/). */
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-export const EXIT = { ok: 0, regression: 1, usage: 2 } as const
+/** The CLI's exit codes; the help text lists them. */
+export const EXIT = { ok: 0, regression: 1, usage: 2, unreadable: 3, internal: 4 } as const
 
 export interface Io {
   readonly stdout: (text: string) => void
@@ -84,6 +92,11 @@ compare       ${wrap(
   .join('\n')
   .trimStart()}
               --absolute compares raw per-round values instead of ratios (same quiet machine only).
+files         results files are read only as regular files (never a symbolic link, FIFO or device), of at most
+              ${MAX_RESULTS_BYTES / 2 ** 20} MiB and ${MAX_ROUNDS_READ.toLocaleString('en-US')} rounds each; report writes only regular files, never through a link.
+exit codes    ${EXIT.ok} done (compare: no regression) · ${EXIT.regression} compare found a regression, or figures --check a stale README
+              · ${EXIT.usage} a usage error or bad input · ${EXIT.unreadable} a results file that cannot be read (missing, not a
+              regular file, too large, not JSON, not a results file, too many rounds) · ${EXIT.internal} an internal error.
 `
 
 class UsageError extends Error {}
@@ -230,7 +243,7 @@ async function reportCommand(targets: readonly string[], startDir: string, io: I
     if (!existsSync(path) || !statSync(path).isDirectory())
       throw new UsageError(`report takes a results directory or results files, got "${path}"`)
     const file = join(path, 'index.html')
-    writeFileSync(file, renderIndexHtml(path, findRuns(path), INDEX_COMPARE))
+    writeRegularFile(file, renderIndexHtml(path, findRuns(path), INDEX_COMPARE))
     io.stderr(`wrote ${file}\n`)
   }
   return EXIT.ok
@@ -362,6 +375,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stderr(wroteLines(files))
     return EXIT.ok
   } catch (error) {
+    // A results file that cannot be read exits 3 with the reason: never 1, which means a regression.
+    if (error instanceof UnreadableResultsError) {
+      io.stderr(`authlab-bench: ${terminalLines(error.message)}\n`)
+      return EXIT.unreadable
+    }
     // Usage mistakes and bad input (unknown suite, empty filter, foreign results file) exit 2 with the reason.
     if (
       error instanceof UsageError ||

@@ -119,7 +119,7 @@ describe('compare, spread and errors print no terminal escape sequences', () => 
     const dir = tempDir()
     writeFileSync(join(dir, 'bad.json'), `secret-hostname-${CLEAR_SCREEN}`)
     const run = await cli(['compare', join(dir, 'bad.json'), join(dir, 'bad.json')])
-    expect(run.code).toBe(EXIT.usage)
+    expect(run.code).toBe(EXIT.unreadable)
     expect(run.stderr).toMatch(/bad\.json: not a readable JSON file \(not valid JSON/)
     expect(run.stderr).not.toContain('secret-hostname')
     expect(run.stderr).not.toContain(ESC)

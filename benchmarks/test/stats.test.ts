@@ -3,9 +3,11 @@ import { runRounds, shuffledRounds } from '../src/measure/rounds.js'
 import {
   mannWhitney,
   median,
+  medianInPlace,
   medianInterval,
   quantile,
   seededRandom,
+  selectInPlace,
   shiftInterval,
 } from '../src/measure/stats.js'
 import { limitFlags, perRoundRatios, summarizeRatio } from '../src/measure/verdict.js'
@@ -37,7 +39,46 @@ describe('Mann–Whitney U', () => {
   })
 })
 
+describe('selection', () => {
+  test('the median by selection is the median by sorting, ties and even lengths included', () => {
+    const random = seededRandom(3)
+    for (const length of [1, 2, 3, 10, 11, 200, 201]) {
+      const values = Float64Array.from({ length }, () => Math.round(random() * 8))
+      const sorted = [...values].sort((x, y) => x - y)
+      expect(medianInPlace(Float64Array.from(values))).toBe(median(sorted))
+      for (const k of [0, length >> 1, length - 1])
+        expect(selectInPlace(Float64Array.from(values), k)).toBe(sorted[k])
+    }
+  })
+})
+
 describe('the shift interval of the rank test', () => {
+  test('equals the k-th smallest and largest of every pairwise difference listed, ties and all', () => {
+    const random = seededRandom(7)
+    // Rounded to few values, so many differences tie.
+    const sample = (length: number, shift: number) =>
+      Array.from({ length }, () => Math.round((random() + shift) * 20) / 20)
+    for (const [m, n] of [
+      [5, 5],
+      [7, 12],
+      [40, 31],
+      [60, 60],
+    ] as const) {
+      const [a, b] = [sample(m, 0), sample(n, 0.2)]
+      const listed = a.flatMap((x) => b.map((y) => y - x)).sort((x, y) => x - y)
+      for (const alpha of [0.01, 0.05, 0.2]) {
+        const { low, high } = shiftInterval(a, b, alpha)
+        if (low === Number.NEGATIVE_INFINITY) continue
+        // Some k has the k-th smallest difference at low and the k-th largest at high.
+        const ks = listed.flatMap((d, index) => (d === low ? [index + 1] : []))
+        expect(ks.some((k) => listed[listed.length - k] === high)).toBe(true)
+      }
+      let u = 0
+      for (const x of a) for (const y of b) u += x > y ? 1 : x === y ? 0.5 : 0
+      expect(mannWhitney(a, b).u).toBe(u)
+    }
+  })
+
   test('5 vs 5 at 95 %: the 3rd smallest and 3rd largest of the 25 pairwise differences (P(U < 3) = 4/252)', () => {
     const a = [1, 2, 3, 4, 5]
     expect(

@@ -25,12 +25,14 @@ interface Opened {
   socket: Socket
   /** Everything the helper sent, resolved when it closes the connection. */
   closed: Promise<string>
+  /** Everything the helper sent, resolved when it ends its side (its FIN). */
+  ended: Promise<string>
 }
 
 /** A raw connection that has sent `head` (request line and headers) and nothing else. */
-async function openWith(url: string, head: string): Promise<Opened> {
+async function openWith(url: string, head: string, { allowHalfOpen = false } = {}): Promise<Opened> {
   const { hostname, port } = new URL(url)
-  const socket = connect(Number(port), hostname)
+  const socket = connect({ port: Number(port), host: hostname, allowHalfOpen })
   sockets.push(socket)
   let received = ''
   socket.setEncoding('utf8')
@@ -38,13 +40,17 @@ async function openWith(url: string, head: string): Promise<Opened> {
     received += chunk
   })
   const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)))
+  const ended = new Promise<string>((resolve) => {
+    socket.once('end', () => resolve(received))
+    socket.once('close', () => resolve(received))
+  })
   socket.on('error', () => {})
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve())
     socket.once('error', reject)
   })
   socket.write(head)
-  return { socket, closed }
+  return { socket, closed, ended }
 }
 
 function requestHead(body: string, headers: Record<string, string>, contentLength = body.length): string {
@@ -61,6 +67,10 @@ function requestHead(body: string, headers: Record<string, string>, contentLengt
 /** Resolves with what the helper sent, or with undefined if the connection is still open after `ms`. */
 const closedWithin = (opened: Opened, ms: number) =>
   Promise.race([opened.closed, sleep(ms).then(() => undefined)])
+
+/** Resolves with what the helper sent once it has ended its side, or with undefined if not after `ms`. */
+const endedWithin = (opened: Opened, ms: number) =>
+  Promise.race([opened.ended, sleep(ms).then(() => undefined)])
 
 describe('the helper process at the socket level', () => {
   test('a captured request whose body arrives after its nonce could be forgotten is refused', async () => {
@@ -100,6 +110,32 @@ describe('the helper process at the socket level', () => {
     const answers = await Promise.all(held.map((opened) => closedWithin(opened, requestTimeoutMs + 6000)))
     expect(answers.filter((answer) => answer === undefined)).toHaveLength(0)
     for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 408|^$/)
+  })
+
+  test('connections that send headers and one byte of their body are closed within the request timeout', async () => {
+    const requestTimeoutMs = 1000
+    const helper = await helperProcess({
+      connections: { headersTimeoutMs: requestTimeoutMs, requestTimeoutMs, maxConnections: 50 },
+    })
+    // A complete head announcing 4,000 bytes of JSON, one byte of it, then nothing. The attacker never
+    // closes its side (allowHalfOpen), so only the helper can end the connection.
+    const body = onepwBody()
+    const head = requestHead(body, signedHeaders(body, { secret: helper.secret }), 4000)
+    const held = await Promise.all(
+      Array.from({ length: 10 }, () => openWith(helper.url, `${head}{`, { allowHalfOpen: true })),
+    )
+    // The timeout plus Node's one-second check, with ten times the timeout of room for a loaded machine:
+    // a bound on a configured timeout, past which the connection counts as held forever.
+    const ended = await Promise.all(held.map((opened) => endedWithin(opened, 10 * requestTimeoutMs)))
+    expect(ended.filter((answer) => answer === undefined)).toHaveLength(0)
+    for (const answer of ended) expect(answer).toMatch(/^HTTP\/1\.1 408|^$/)
+    // Ended, not merely half-closed: the helper has let go of the socket, so bytes sent now are answered
+    // with a reset, which fails the write after them (a socket the helper still held would take both).
+    for (const opened of held) opened.socket.write('"more body"')
+    await sleep(200)
+    for (const opened of held) opened.socket.write('"and more"')
+    const closed = await Promise.all(held.map((opened) => closedWithin(opened, 10 * requestTimeoutMs)))
+    expect(closed.filter((answer) => answer === undefined)).toHaveLength(0)
   })
 
   test('past maxConnections a new connection is closed at once, and the helper still answers after', async () => {

@@ -11,7 +11,7 @@
  * digits are printed.
  */
 import type { Ratio } from '../types.js'
-import { type Interval, median, seededRandom } from './stats.js'
+import { type Interval, median, medianInPlace, seededRandom } from './stats.js'
 
 /**
  * The smallest difference reported as better or worse, in percent. Two runs of one commit put the
@@ -57,10 +57,7 @@ export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
   const sample = new Float64Array(n)
   const resampledMedian = () => {
     for (let i = 0; i < n; i++) sample[i] = logs[Math.floor(random() * n)] as number
-    sample.sort()
-    return n % 2 === 1
-      ? (sample[n >> 1] as number)
-      : ((sample[(n >> 1) - 1] as number) + (sample[n >> 1] as number)) / 2
+    return medianInPlace(sample)
   }
   const shifts = new Float64Array(RESAMPLES)
   for (let b = 0; b < RESAMPLES; b++) shifts[b] = resampledMedian() - resampledMedian()

@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
+import { writeRegularFile } from '../files/regular.js'
 import type { ResultsFile } from '../results/results.js'
 import { renderSvg } from './charts.js'
 import { fileNamePart } from './escape.js'
@@ -11,8 +11,9 @@ import { suiteCharts } from './suite-charts.js'
 /**
  * Writes a run's reports beside its `<stem>.json`: one SVG per chart, the Markdown that links them, and
  * the self-contained HTML report, all from the same chart code. Returns the files written. Names taken
- * from the results file (suite and chart names) are reduced to safe file-name characters, and nothing is
- * written outside `dir`: a results file is untrusted input.
+ * from the results file (suite and chart names) are reduced to safe file-name characters, nothing is
+ * written outside `dir`, and nothing through a symbolic link or into anything but a regular file
+ * (`writeRegularFile`): a results file, and the folder it lies in, are untrusted input.
  */
 export async function writeReports(results: ResultsFile, dir: string, stem: string): Promise<string[]> {
   const files: string[] = []
@@ -20,7 +21,7 @@ export async function writeReports(results: ResultsFile, dir: string, stem: stri
     const file = join(dir, name)
     if (dirname(resolve(file)) !== resolve(dir))
       throw new InvalidOptionError(`refusing to write ${JSON.stringify(name)} outside ${dir}`)
-    writeFileSync(file, text)
+    writeRegularFile(file, text)
     files.push(file)
   }
   const chartFiles = new Map<string, string[]>()

@@ -1,5 +1,6 @@
-import { readdirSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { entryKind } from '../files/regular.js'
 import { type CompareOptions, compareResults, compareRule } from '../results/compare.js'
 import { type OldRun, readOldRun } from '../results/old.js'
 import { type ResultsFile, readResults } from '../results/results.js'
@@ -7,21 +8,35 @@ import { CHANGE_COLUMNS, changeCells } from './compare.js'
 import { relativeHref } from './escape.js'
 import { escapeHtml, type HtmlCell, type HtmlTable, renderHtml, renderTable } from './html.js'
 
-/** A results file found under the directory: readable by `compare`, or the reason it is not. */
+/**
+ * A results file found under the directory: readable by `compare`, or the reason it is not; `skipped`
+ * when it was not read at all (not a regular file).
+ */
 export type IndexedRun =
   | { readonly file: string; readonly results: ResultsFile }
-  | { readonly file: string; readonly reason: string; readonly old?: OldRun }
+  | { readonly file: string; readonly reason: string; readonly old?: OldRun; readonly skipped?: true }
 
-/** Every `*.json` under `dir` (one level of subdirectories too, e.g. `results/stores/`), oldest first. */
+/**
+ * Every `*.json` under `dir` (one level of subdirectories too, e.g. `results/stores/`), oldest first.
+ * Only regular files are read: a FIFO would block the read forever, a symbolic link may point anywhere
+ * (or nowhere), so lstat decides, nothing is followed, and any other entry is listed as skipped.
+ */
 export function findRuns(dir: string): IndexedRun[] {
   const files: string[] = []
+  const skipped: IndexedRun[] = []
+  const consider = (path: string) => {
+    const stats = lstatSync(path)
+    if (stats.isFile()) files.push(path)
+    else
+      skipped.push({ file: path, reason: `skipped: ${entryKind(stats)}, not a regular file`, skipped: true })
+  }
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name)
-    if (statSync(path).isDirectory()) {
-      for (const inner of readdirSync(path).sort()) if (inner.endsWith('.json')) files.push(join(path, inner))
-    } else if (name.endsWith('.json')) files.push(path)
+    if (lstatSync(path).isDirectory()) {
+      for (const inner of readdirSync(path).sort()) if (inner.endsWith('.json')) consider(join(path, inner))
+    } else if (name.endsWith('.json')) consider(path)
   }
-  const runs = files.map((file): IndexedRun => {
+  const read = files.map((file): IndexedRun => {
     try {
       return { file, results: readResults(file) }
     } catch (error) {
@@ -29,6 +44,7 @@ export function findRuns(dir: string): IndexedRun[] {
       return { file, reason: (error as Error).message.replace(`${file}: `, ''), ...(old ? { old } : {}) }
     }
   })
+  const runs = [...read, ...skipped]
   // File names start with the run's date: their order is the runs' order.
   return runs.sort(
     (a, b) =>
@@ -89,7 +105,7 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
     const html = `${file.replace(/\.json$/, '')}.html`
     const exists = (() => {
       try {
-        return statSync(html).isFile()
+        return lstatSync(html).isFile()
       } catch {
         return false
       }
@@ -113,7 +129,7 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
         suites.join(', '),
         env.cpu ? `${env.cpu}, ${env.cores} cores, ${env.runtime}` : '',
         env.loadAverage?.join(' / ') ?? '',
-        link(run.file),
+        'skipped' in run ? '' : link(run.file),
         'results' in run ? 'yes' : run.reason,
       ]
     }),
@@ -140,10 +156,14 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
     current.length >= 2
       ? `<p><label>before<select id="before">${options_(current.length - 2)}</select></label><label>after<select id="after">${options_(current.length - 1)}</select></label><span id="pick-message"></span></p>${pairs.join('')}`
       : `<p>${current.length} run(s) in the current format: two are needed to compare.</p>`
+  const skippedCount = runs.filter((run) => 'skipped' in run).length
   return renderHtml({
     title: `authlab benchmarks — ${runs.length} results files in ${dir.split('/').slice(-2).join('/')}`,
     environment: [
-      ['runs', `${current.length} comparable, ${runs.length - current.length} in an older format`],
+      [
+        'runs',
+        `${current.length} comparable, ${runs.length - current.length - skippedCount} in an older format, ${skippedCount} skipped (not regular files)`,
+      ],
       ['compare rule', compareRule(options)],
     ],
     sections: [
@@ -151,7 +171,7 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
         id: 'runs',
         heading: 'Runs',
         intro:
-          'Each run’s environment and its report. A file in an older format is listed with the reason compare refuses it.',
+          'Each run’s environment and its report. A file in an older format is listed with the reason compare refuses it; an entry that is not a regular file (a symbolic link, a FIFO) is skipped unread.',
         charts: [],
         tables: [table],
         notes: [],

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type { Environment } from '@authlab/workspace'
+import { readRegularFile } from '../files/regular.js'
+import { MAX_RESULTS_BYTES } from './results.js'
 
 /** What an older results file still says about itself, read leniently: enough to list it. */
 export interface OldRun {
@@ -25,7 +26,7 @@ const FIELD_TYPES = {
 export function readOldRun(file: string): OldRun | undefined {
   let data: unknown
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
+    data = JSON.parse(readRegularFile(file, MAX_RESULTS_BYTES))
   } catch {
     return undefined
   }

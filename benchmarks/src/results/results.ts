@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
 import AjvModule from 'ajv'
+import { NotRegularFileError, readRegularFile } from '../files/regular.js'
 import { rejudge } from '../measure/verdict.js'
 import type { Environment } from '@authlab/workspace'
 import type { Row } from '../types.js'
@@ -204,31 +204,68 @@ export function schemaErrors(data: unknown): string[] {
  * text around the error, and a file named by someone else (a README marker) may be any file at all.
  */
 function unreadableReason(error: unknown): string {
+  if (error instanceof NotRegularFileError) return error.what
   if (!(error instanceof SyntaxError)) return (error as NodeJS.ErrnoException).code ?? 'unreadable'
   const position = /position (\d+)/.exec(error.message)?.[1]
   return position === undefined ? 'not valid JSON' : `not valid JSON at position ${position}`
 }
 
-/** Reads and validates a results file; anything else is an InvalidOptionError naming the problem. */
+/**
+ * Bounds on what one results file may cost to read, judge and compare, about ten times what the bench
+ * writes: its largest committed file is 388 KB with 6,022 rounds in all (at most 40 per ratio, the full
+ * mode's maxRounds). Every ratio's interval is a bootstrap of its rounds, so the work of reading a file
+ * grows with its rounds in all, whichever rows hold them.
+ */
+export const MAX_RESULTS_BYTES = 4 * 2 ** 20
+export const MAX_ROUNDS_READ = 50_000
+
+/**
+ * A results file that cannot be read: missing, not a regular file, over MAX_RESULTS_BYTES, not JSON,
+ * not a results file of this format, or holding more than MAX_ROUNDS_READ rounds. The CLI exits 3 on it,
+ * never 1, which says "regression".
+ */
+export class UnreadableResultsError extends InvalidOptionError {}
+
+/** Every per-round value a results file holds: the rows' own rounds and each ratio's. */
+function roundsIn(file: ResultsFile): number {
+  let count = 0
+  for (const suite of file.suites)
+    for (const row of suite.rows) {
+      count += row.rounds?.length ?? 0
+      for (const ratio of row.ratios) count += ratio.rounds.length
+    }
+  return count
+}
+
+/**
+ * Reads and validates a results file: a regular file (never through a symbolic link, never a FIFO:
+ * `readRegularFile`) within MAX_RESULTS_BYTES and MAX_ROUNDS_READ; anything else is an
+ * UnreadableResultsError naming the problem.
+ */
 export function readResults(file: string): ResultsFile {
   let data: unknown
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
+    data = JSON.parse(readRegularFile(file, MAX_RESULTS_BYTES))
   } catch (error) {
-    throw new InvalidOptionError(`${file}: not a readable JSON file (${unreadableReason(error)})`)
+    throw new UnreadableResultsError(`${file}: not a readable JSON file (${unreadableReason(error)})`)
   }
   const format = (data as { format?: unknown } | null)?.format
   if (typeof format === 'string' && format.startsWith('authlab-bench/') && format !== RESULTS_FORMAT) {
-    throw new InvalidOptionError(
+    throw new UnreadableResultsError(
       `${file}: written as ${format}, this is ${RESULTS_FORMAT}: it has no per-round ratios to compare; re-run the bench`,
     )
   }
   const errors = schemaErrors(data)
   if (errors.length > 0) {
-    throw new InvalidOptionError(
+    throw new UnreadableResultsError(
       `${file}: not an authlab-bench results file: ${errors.slice(0, 5).join('; ')}`,
     )
   }
+  const rounds = roundsIn(data as ResultsFile)
+  if (rounds > MAX_ROUNDS_READ)
+    throw new UnreadableResultsError(
+      `${file}: holds ${rounds} rounds, more than the ${MAX_ROUNDS_READ} read from one results file`,
+    )
   return rejudged(data as ResultsFile)
 }
 

@@ -1,6 +1,7 @@
 import { registerAlgorithm } from './algorithms/registry.js'
 import { constantTimeEqual, passwordToBytes } from './encoding.js'
-import { InvalidOptionError } from './errors.js'
+import { InvalidOptionError, OverloadError } from './errors.js'
+import { createGate } from './gate.js'
 import type { HasherDescription, KeyDerivation, Password, PasswordHasher } from './hash.js'
 import {
   decodeKdfHash,
@@ -51,6 +52,12 @@ export interface ScryptOptions extends KdfHasherOptions {
   p?: number
 }
 
+/** The option of a hasher whose KDF holds its memory on the calling thread (see `maxConcurrent` below). */
+export interface ConcurrencyBoundOptions {
+  /** Most derivations in flight; one more fails at once with an OverloadError. */
+  maxConcurrent?: number
+}
+
 /** argon2id's cost parameters (RFC 9106); defaults are OWASP's m=19456 KiB, t=2, p=1. */
 export interface Argon2idOptions extends KdfHasherOptions {
   /** Memory in KiB (default 19456 = 19 MiB). */
@@ -75,6 +82,32 @@ export interface KdfHasherDefinition {
   readonly options: unknown
   /** Keys the strategy itself reads before calling the definer (hash-wasm's `algorithm`); checked, not used. */
   readonly strategyOptions?: OptionSpecs
+  /**
+   * For a KDF that holds its whole working memory on the calling thread until it ends (pure JS,
+   * scrypt's 128·N·r bytes of V, RFC 7914 §5): the default of the `maxConcurrent` option, the most
+   * derivations in flight. One more is refused at once with an OverloadError, before it allocates,
+   * so memory stays at `maxConcurrent` derivations whatever the number of concurrent logins.
+   */
+  readonly maxConcurrent?: number
+}
+
+/** Highest `maxConcurrent` accepted: far above any useful number of derivations sharing one thread. */
+const MAX_CONCURRENT_LIMIT = 1024
+
+/** `kdf` refusing with an OverloadError while `max` derivations are in flight (no queue: shed load). */
+function boundKdf(kdf: RawKdf, max: number, owner: string): RawKdf {
+  const gate = createGate(max, 0)
+  return async (password, salt, params, length) => {
+    const entered = gate.tryEnter()
+    if (entered === null)
+      throw new OverloadError(`${owner}: ${max} derivations are in flight (maxConcurrent), refused another`)
+    const release = await entered
+    try {
+      return await kdf(password, salt, params, length)
+    } finally {
+      release()
+    }
+  }
 }
 
 /** Both interfaces at once: a KDF-based hasher is also the KeyDerivation a stretching chain composes. */
@@ -102,14 +135,21 @@ export function kdfOptionSpecs(profile: KdfProfile): OptionSpecs {
  * and `needsRehash` against the configured parameters.
  */
 export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
-  const { algorithm: profile, kdf, describe } = definition
+  const { algorithm: profile, describe, maxConcurrent: defaultMaxConcurrent } = definition
   registerAlgorithm(profile)
+  const boundOption: OptionSpecs =
+    defaultMaxConcurrent === undefined
+      ? {}
+      : { maxConcurrent: { type: 'integer', min: 1, max: MAX_CONCURRENT_LIMIT } }
   const options = checkOptions(
     describe.name,
     definition.options,
-    { ...kdfOptionSpecs(profile), ...definition.strategyOptions },
+    { ...kdfOptionSpecs(profile), ...definition.strategyOptions, ...boundOption },
     profile.aliases,
   ) as KdfHasherOptions & Record<string, number>
+  const maxConcurrent = options.maxConcurrent ?? defaultMaxConcurrent
+  const kdf =
+    maxConcurrent === undefined ? definition.kdf : boundKdf(definition.kdf, maxConcurrent, describe.name)
   const params: KdfParams = Object.freeze(
     Object.fromEntries(Object.entries(profile.defaults).map(([key, value]) => [key, options[key] ?? value])),
   )

@@ -1,10 +1,24 @@
-import { defineKdfHasher, type KdfHasher, SCRYPT, type ScryptOptions } from '@authlab/core'
+import {
+  type ConcurrencyBoundOptions,
+  defineKdfHasher,
+  type KdfHasher,
+  SCRYPT,
+  type ScryptOptions,
+} from '@authlab/core'
 import { scryptAsync } from '@noble/hashes/scrypt.js'
 
 // Apps branch on these errors' codes; re-exported so a login route needs only this package.
 export * from '@authlab/core/errors'
 
-export type { ScryptOptions as NobleScryptOptions }
+/** scrypt's options, and `maxConcurrent`: derivations in flight at once (default 4). */
+export type NobleScryptOptions = ScryptOptions & ConcurrencyBoundOptions
+
+/**
+ * Each derivation holds scrypt's V, 128·N·r bytes (RFC 7914 §5: 128 MiB at OWASP's N=2^17, r=8), on
+ * this thread until it ends, and derivations in flight share the thread: more of them add memory and
+ * latency, never throughput. Past this many, a login is refused with an OverloadError (HTTP 503).
+ */
+const DEFAULT_MAX_CONCURRENT = 4
 
 /**
  * How long noble's scryptAsync computes before giving the event loop a turn. noble-hashes 2.x
@@ -22,7 +36,7 @@ const ASYNC_TICK_MS = 10
  * the other way round. noble's argon2id is not offered: one hash at OWASP's m=19456 t=2 p=1 took
  * about 27 times as long as the native @authlab/hash-argon2 (see the README).
  */
-export function createHasher(options?: ScryptOptions): KdfHasher {
+export function createHasher(options?: NobleScryptOptions): KdfHasher {
   return defineKdfHasher({
     algorithm: SCRYPT,
     describe: {
@@ -43,6 +57,7 @@ export function createHasher(options?: ScryptOptions): KdfHasher {
         maxmem: 128 * (params.r as number) * (2 ** (params.ln as number) + (params.p as number)) + 2 ** 20,
       }),
     options,
+    maxConcurrent: DEFAULT_MAX_CONCURRENT,
   })
 }
 

@@ -1,4 +1,10 @@
-import { defineKdfHasher, type KdfHasher, SCRYPT, type ScryptOptions } from '@authlab/core'
+import {
+  type ConcurrencyBoundOptions,
+  defineKdfHasher,
+  type KdfHasher,
+  SCRYPT,
+  type ScryptOptions,
+} from '@authlab/core'
 // scrypt-js is CommonJS behind a UMD wrapper that Node's ESM loader cannot scan for named exports:
 // take the whole module object (the default import) and read `scrypt` from it.
 import scryptJs from 'scrypt-js'
@@ -6,7 +12,15 @@ import scryptJs from 'scrypt-js'
 // Apps branch on these errors' codes; re-exported so a login route needs only this package.
 export * from '@authlab/core/errors'
 
-export type { ScryptOptions as ScryptJsOptions }
+/** scrypt's options, and `maxConcurrent`: derivations in flight at once (default 4). */
+export type ScryptJsOptions = ScryptOptions & ConcurrencyBoundOptions
+
+/**
+ * Each derivation holds scrypt's V, 128·N·r bytes (RFC 7914 §5: 128 MiB at OWASP's N=2^17, r=8), on
+ * this thread until it ends, and derivations in flight share the thread: more of them add memory and
+ * latency, never throughput. Past this many, a login is refused with an OverloadError (HTTP 503).
+ */
+const DEFAULT_MAX_CONCURRENT = 4
 
 // Passing a progress callback makes scrypt-js yield to the event loop every 1000/r ROMix steps
 // (via setImmediate) instead of running the whole hash in one block: the work still takes the main
@@ -18,7 +32,7 @@ const yieldBetweenChunks = () => undefined
  * at the cost of doing all its work on the main thread. Same `$scrypt$ln=,r=,p=$` strings as
  * @authlab/hash-scrypt (node:crypto) and passlib: each verifies the other's hashes.
  */
-export function createHasher(options?: ScryptOptions): KdfHasher {
+export function createHasher(options?: ScryptJsOptions): KdfHasher {
   return defineKdfHasher({
     algorithm: SCRYPT,
     describe: {
@@ -38,6 +52,7 @@ export function createHasher(options?: ScryptOptions): KdfHasher {
         yieldBetweenChunks,
       ),
     options,
+    maxConcurrent: DEFAULT_MAX_CONCURRENT,
   })
 }
 

@@ -1,7 +1,9 @@
 import { InvalidOptionError } from '@authlab/core'
+import { filterListing, listedIds, type SessionListing } from './listing.js'
 import type { SessionStoreLike, StoredSession } from './store.js'
 import { memoryTombstones, type TombstoneRegistry } from './tombstones.js'
 
+export type { SessionListing } from './listing.js'
 export type { SessionStoreLike, StoredSession } from './store.js'
 export {
   type MemoryTombstoneOptions,
@@ -42,6 +44,12 @@ type Callback = (error?: unknown) => void
  * - `get` finds nothing, even if a write that started before the logout landed after it;
  * - a `set` that was running when the logout happened destroys its own write once it lands.
  *
+ * `all` and `length` count sessions only: neither a tombstone kept in the same store nor a destroyed ID.
+ * `clear` is a logout of every session: each is destroyed through the guard, so it gets a tombstone, and
+ * existing tombstones are kept (a bare `store.clear()` would delete them, and every request in flight
+ * would write its logged-out session back). A store without `all` cannot list what to tombstone, so
+ * its `clear` is refused with an `InvalidOptionError`.
+ *
  * `store` itself is left unchanged: the result is a Proxy that passes every other property and method
  * through (so express-session's `generate`, `regenerate` and events keep working, and `regenerate` goes
  * through the guarded `destroy`).
@@ -71,6 +79,16 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
     new Promise<StoredSession | null | undefined>((resolve, reject) =>
       store.get(id, (error, session) => (error ? reject(error) : resolve(session))),
     )
+  const listing = () =>
+    new Promise<SessionListing | null | undefined>((resolve, reject) => {
+      const all = store.all
+      if (typeof all !== 'function')
+        reject(new InvalidOptionError('store has no all(): clear() cannot list the sessions to log out'))
+      else all.call(store, (error, sessions) => (error ? reject(error) : resolve(sessions)))
+    })
+  const isTombstoneEntry = (id: string) => tombstones.isEntry?.(id) === true
+  const isSession = async (id: string) => !isTombstoneEntry(id) && !(await tombstones.has(id))
+  const sessions = async () => filterListing(await listing(), isSession)
   const settle = (work: Promise<void>, callback: Callback | undefined) => {
     work.then(
       () => callback?.(),
@@ -126,11 +144,37 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
       )
       settle(logout, callback)
     },
+    all(callback: (error: unknown, sessions?: SessionListing | null) => void) {
+      sessions().then(
+        (listed) => callback(null, listed),
+        (error: unknown) => callback(error),
+      )
+    },
+    length(callback: (error: unknown, length?: number) => void) {
+      sessions().then(
+        (listed) => callback(null, listedIds(listed).length),
+        (error: unknown) => callback(error),
+      )
+    },
+    clear(callback?: Callback) {
+      // One at a time: a mass logout of a large store must not open a request per session at once.
+      const logoutAll = async () => {
+        for (const id of listedIds(await listing()))
+          if (!isTombstoneEntry(id))
+            await new Promise<void>((resolve, reject) =>
+              guarded.destroy(id, (error) => (error ? reject(error) : resolve())),
+            )
+      }
+      settle(logoutAll(), callback)
+    },
   }
-  const overridden = new Set<PropertyKey>(['get', 'set', 'touch', 'destroy'])
+  // Always guarded; the others only where the store has them, so a store without one keeps having none.
+  const always = new Set<PropertyKey>(['get', 'set', 'destroy'])
+  const optional = new Set<PropertyKey>(['touch', 'all', 'length', 'clear'])
   return new Proxy(store, {
     get(target, property, receiver) {
-      if (overridden.has(property) && (property !== 'touch' || typeof target.touch === 'function'))
+      if (always.has(property)) return guarded[property as keyof typeof guarded]
+      if (optional.has(property) && typeof Reflect.get(target, property, receiver) === 'function')
         return guarded[property as keyof typeof guarded]
       return Reflect.get(target, property, receiver)
     },

@@ -1,3 +1,5 @@
+import type { SessionListing } from './listing.js'
+
 /**
  * A session as a store holds it: whatever the framework saves (express-session's `SessionData`,
  * @fastify/session's `Session`), with a `cookie` whose `expires` sets its lifetime. The guard never
@@ -14,4 +16,7 @@ export interface SessionStoreLike {
   set(id: string, session: StoredSession, callback?: (error?: unknown) => void): void
   destroy(id: string, callback?: (error?: unknown) => void): void
   touch?(id: string, session: StoredSession, callback?: (error?: unknown) => void): void
+  all?(callback: (error: unknown, sessions?: SessionListing | null) => void): void
+  length?(callback: (error: unknown, length?: number) => void): void
+  clear?(callback?: (error?: unknown) => void): void
 }

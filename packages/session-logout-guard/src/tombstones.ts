@@ -7,6 +7,11 @@ export interface TombstoneRegistry {
   add(id: string, untilMs: number): Promise<void>
   /** True while `id` is remembered as destroyed. */
   has(id: string): Promise<boolean>
+  /**
+   * True when `storeId` names one of this registry's own entries in a session store (`storeTombstones`
+   * keeps them next to the sessions), so the guard's `all`, `length` and `clear` can tell them apart.
+   */
+  isEntry?(storeId: string): boolean
 }
 
 export interface MemoryTombstoneOptions {
@@ -84,6 +89,9 @@ export function storeTombstones(
           error ? reject(error) : resolve(entry !== null && entry !== undefined),
         ),
       )
+    },
+    isEntry(storeId) {
+      return storeId.startsWith(prefix)
     },
   }
 }

@@ -126,7 +126,7 @@ describe('guardLogout', () => {
     const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
     ;(guarded as unknown as { generate: unknown }).generate = () => {}
     expect(typeof (inner as unknown as { generate: unknown }).generate).toBe('function')
-    expect(guarded.all).toBe(inner.all)
+    expect(guarded.createSession).toBe(inner.createSession)
     await promised.set(guarded, 'sid')
     await new Promise<void>((resolve) =>
       guarded.regenerate({ sessionID: 'sid' } as unknown as Parameters<typeof guarded.regenerate>[0], () =>
@@ -223,5 +223,71 @@ describe('storeTombstones', () => {
     await promised.destroy(first, 'sid')
     await promised.set(second, 'sid')
     expect(await promised.get(second, 'sid')).toMatchObject({ user: 'alice' })
+  })
+})
+
+describe('all and clear', () => {
+  const listed = (store: session.MemoryStore) =>
+    new Promise<Record<string, StoredSession>>((resolve, reject) =>
+      store.all((error, sessions) =>
+        error ? reject(error) : resolve((sessions ?? {}) as Record<string, StoredSession>),
+      ),
+    )
+  const counted = (store: session.MemoryStore) =>
+    new Promise<number>((resolve, reject) =>
+      store.length((error, length) => (error ? reject(error) : resolve(length ?? -1))),
+    )
+  const cleared = (store: session.MemoryStore) =>
+    new Promise<void>((resolve, reject) => store.clear((error) => (error ? reject(error) : resolve())))
+
+  test('all() and length() list sessions only, never a tombstone kept in the same store', async () => {
+    const shared = new session.MemoryStore()
+    const guarded = guardLogout(shared, { maxAgeMs: MAX_AGE_MS, tombstones: storeTombstones(shared) })
+    await promised.set(guarded, 'alive')
+    await promised.set(guarded, 'gone')
+    await promised.destroy(guarded, 'gone')
+    expect(Object.keys(await listed(guarded))).toEqual(['alive'])
+    expect(await counted(guarded)).toBe(1)
+  })
+
+  test('clear() keeps logged-out sessions out: a late write after it brings none back', async () => {
+    const shared = new SlowWriteStore()
+    const guarded = guardLogout(shared, { maxAgeMs: MAX_AGE_MS, tombstones: storeTombstones(shared) })
+    await promised.set(guarded, 'sid')
+    await promised.destroy(guarded, 'sid')
+    await cleared(guarded)
+    // A request that loaded the session before the logout writes it back now.
+    await promised.set(guarded, 'sid')
+    expect(await promised.get(guarded, 'sid')).toBeNull()
+    expect(rawIds(shared)).not.toContain('sid')
+  })
+
+  test('clear() logs every session out: one in flight while it runs does not come back', async () => {
+    const inner = new SlowWriteStore()
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
+    await promised.set(guarded, 'a')
+    await promised.set(guarded, 'b')
+    inner.holding = true
+    const lateWrite = promised.set(guarded, 'a')
+    inner.holding = false
+    await cleared(guarded)
+    inner.release()
+    await lateWrite
+    expect(await promised.get(guarded, 'a')).toBeNull()
+    expect(await promised.get(guarded, 'b')).toBeNull()
+    expect(rawIds(inner)).toEqual([])
+  })
+
+  test('clear() on a store that cannot list its sessions is refused with a typed error', async () => {
+    const { all: _all, ...methods } = {
+      get: session.MemoryStore.prototype.get,
+      set: session.MemoryStore.prototype.set,
+      destroy: session.MemoryStore.prototype.destroy,
+      clear: session.MemoryStore.prototype.clear,
+      all: undefined,
+    }
+    const inner = Object.assign(Object.create(null), methods, { sessions: Object.create(null) })
+    const guarded = guardLogout(inner as session.MemoryStore, { maxAgeMs: MAX_AGE_MS })
+    await expect(cleared(guarded)).rejects.toMatchObject({ code: 'ERR_AUTHLAB_INVALID_OPTION' })
   })
 })
