@@ -46,7 +46,7 @@ describe('CLI errors exit 2 with a clear message', () => {
     const { code, stderr } = await cli(['--filter', 'no-such-thing', '--out', tempDir()], tempWorkspace())
     expect(code).toBe(EXIT.usage)
     expect(stderr).toMatch(
-      /--filter "no-such-thing" matches no candidate; candidates are: ref:randomUUID, ref:flat-string, .*@tmp\/id-temporary/,
+      /--filter "no-such-thing" matches no candidate; candidates are: ref:randomUUID, ref:randomUUIDv7, ref:flat-string, .*@tmp\/id-temporary/,
     )
   })
 

@@ -48,6 +48,7 @@ describe('results file', () => {
     // The temporary package, the baselines and ceilings, and the unbuilt package recorded as skipped.
     expect(results.suites[0]?.rows.map((r) => r.candidate)).toEqual([
       'ref:randomUUID',
+      'ref:randomUUIDv7',
       'ref:flat-string',
       'ref:counter',
       'ref:express-session',
