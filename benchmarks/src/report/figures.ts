@@ -10,8 +10,8 @@ import { fileNamePart, markdownCode, markdownText } from './escape.js'
 import { groupRows, inSummary } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { escapeCell } from './markdown.js'
+import { runtimesFigures } from './runtimes-figures.js'
 import { suiteCharts } from './suite-charts.js'
-import { VERDICT_RULE } from './words.js'
 
 /**
  * A README's figures live between these markers, which name the results files they come from (relative
@@ -23,15 +23,16 @@ import { VERDICT_RULE } from './words.js'
  * Several files are consecutive runs: a ratio is quoted only where they agree (see `heldRatio`).
  */
 const BLOCK =
-  /<!-- figures from (\S+)(?: candidate (\S+)| (findings|defaults|advice|costs))? -->\n[\s\S]*?<!-- \/figures -->/g
+  /<!-- figures from (\S+)(?: candidate (\S+)| (findings|defaults|advice|costs|runtimes))? -->\n[\s\S]*?<!-- \/figures -->/g
 
-type BlockKind = 'findings' | 'defaults' | 'advice' | 'costs'
+type BlockKind = 'findings' | 'defaults' | 'advice' | 'costs' | 'runtimes'
 
 export interface FigureBlock {
   /** The results files, relative to the repository root, oldest first. */
   readonly files: readonly string[]
   readonly candidate?: string
-  /** The findings or the frameworks' defaults (claims.ts), the advice or the hasher costs (advice-readme.ts). */
+  /** The findings or the frameworks' defaults (claims.ts), the advice or the hasher costs (advice-readme.ts),
+   * or one table across runtimes (runtimes-figures.ts). */
   readonly kind?: BlockKind
 }
 
@@ -95,7 +96,7 @@ function groupTable(rows: readonly HeldRow[]): string[] {
   return alignedTable(headers, cells, (i) => i > 0 && headers[i] !== 'verdict' && headers[i] !== 'runs on')
 }
 
-function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: string): string {
+export function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: string): string {
   const link = (path: string) => join(toRoot, path)
   // The HTML report is not committed (it inlines every chart again); `authlab-bench report` rebuilds it.
   const reports = (file: string) => `[Markdown](${link(file.replace(/\.json$/, '.md'))})`
@@ -114,12 +115,12 @@ function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: 
   ].join('\n')
 }
 
-const READING = [`${VERDICT_RULE} "suspect": a flagged row.`]
+// The rule itself is said once, in the section the block links to.
+const READING = ['"suspect": a flagged row.']
 
 /** What a block over several runs adds: a ratio is quoted only where the runs agree. */
 const READING_RUNS = (runs: number) => [
-  `Each figure is the median of the ${runs} runs; a ratio is the latest run's, with its interval; the verdict`,
-  `is the one all ${runs} runs reached, else "undecided in k of ${runs} runs" or "varies".`,
+  `Each figure is the median of the ${runs} runs; a ratio is the latest run's, with its interval; the verdict is the one all ${runs} runs reached, else "undecided in k of ${runs} runs" or "varies".`,
 ]
 
 /**
@@ -135,8 +136,10 @@ export function summaryFigures(
   const latest = runs.at(-1) as ResultsFile
   const file = files.at(-1) as string
   const reading = runs.length === 1 ? READING : [...READING, ...READING_RUNS(runs.length)]
-  const out = [source(runs, files, toRoot), '', ...reading, 'How they are made:']
-  out.push(`[benchmarks/README.md](${join(toRoot, 'benchmarks/README.md')}#how-figures-are-made).`)
+  const out = [source(runs, files, toRoot), '', ...reading]
+  out.push(
+    `How they are made: [benchmarks/README.md](${join(toRoot, 'benchmarks/README.md')}#how-figures-are-made).`,
+  )
   const held = new Map(heldRows(runs).map((h) => [h.row, h]))
   const dir = dirname(file)
   const stem = basename(file, '.json')
@@ -354,9 +357,11 @@ export function regenerate(
           ? defaultsFigures(runs, files, toRoot)
           : kind === 'advice' || kind === 'costs'
             ? (kind === 'advice' ? adviceFigures : costsFigures)(runs, files, toRoot)
-            : candidate
-              ? candidateFigures(runs, files, candidate, toRoot)
-              : summaryFigures(runs, files, toRoot, root)
+            : kind === 'runtimes'
+              ? runtimesFigures(runs, files, toRoot)
+              : candidate
+                ? candidateFigures(runs, files, candidate, toRoot)
+                : summaryFigures(runs, files, toRoot, root)
     const tail = kind ? ` ${kind}` : candidate ? ` candidate ${candidate}` : ''
     const open = `<!-- figures from ${files.join(',')}${tail} -->`
     return `${open}\n\n${body}\n\n<!-- /figures -->`
