@@ -2,15 +2,16 @@
 // A/A control) once per round, each round in a fresh seeded random order, and prints each login's ratio
 // to the real user's with the bench's interval and verdict (benchmarks/src/measure/verdict.ts), so the
 // gap can be read against the A/A control: the same login measured twice.
-// Run after `npx turbo run build`: node packages/password-context/bench/missing-user-timing.mjs [rounds]
+// Run after `npm run build`: node benchmarks/probes/password-context-missing-user.mjs [rounds]
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { hasher as argon2 } from '@authlab/hash-argon2'
 import { createHasher as bcrypt } from '@authlab/hash-bcrypt'
-import { shuffledRounds } from '../../../benchmarks/dist/measure/rounds.js'
-import { median } from '../../../benchmarks/dist/measure/stats.js'
-import { formatRatio, perRoundRatios, summarizeRatio } from '../../../benchmarks/dist/measure/verdict.js'
-import { createPasswordContext } from '../dist/esm/index.js'
+import { createPasswordContext } from '@authlab/password-context'
+import { shuffledRounds } from '../dist/measure/rounds.js'
+import { median } from '../dist/measure/stats.js'
+import { perRoundRatios, summarizeRatio } from '../dist/measure/verdict.js'
+import { formatRatio } from '../dist/report/words.js'
 
 const rounds = Number(process.argv[2] ?? 200)
 const seed = Number(process.env.SEED ?? Date.now() % 2 ** 31)

@@ -1,33 +1,27 @@
 // Can a wrong-password sign-in tell a missing account from an existing one, or one kind of account from
 // another? Times better-auth's email sign-in over HTTP (`auth.handler`, the memory adapter) with a wrong
-// password for each kind of account, in two apps: better-auth alone, and better-auth wired as this
-// package's README shows. Every sign-in is one candidate of a round; each round runs every candidate once
+// password for each kind of account, in two apps: better-auth alone, and better-auth wired as
+// packages/better-auth/README.md shows. Every sign-in is one candidate of a round; each round runs every candidate once
 // in a fresh seeded random order (benchmarks/src/measure/rounds.ts), after warm-up rounds that are
 // discarded. It prints each kind's median and its time relative to the missing account of the same app,
 // per round, with the bench's 95 % interval (benchmarks/src/measure/verdict.ts).
 //
-// Build first:  node scripts/build-workspace.mjs packages/better-auth
-//               node scripts/build-workspace.mjs --js-only benchmarks
-// Run:          node packages/better-auth/bench/wrong-password-timing.mjs [rounds]   (SEED=… to replay,
-//               WRONG_PASSWORD=… to choose the wrong password)
+// Run after `npm run build`: node benchmarks/probes/better-auth-wrong-password.mjs [rounds]
+//               (SEED=… to replay, WRONG_PASSWORD=… to choose the wrong password)
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
+import { authlabPassword, authlabRehash } from '@authlab/better-auth'
 import { hasher as argon2id } from '@authlab/hash-argon2'
 import { createHasher as bcrypt } from '@authlab/hash-bcrypt'
 import { BETTER_AUTH_SCRYPT, createPasswordContext } from '@authlab/password-context'
 import { betterAuth } from 'better-auth'
 import { memoryAdapter } from 'better-auth/adapters/memory'
-import { shuffledRounds } from '../../../benchmarks/dist/measure/rounds.js'
-import { median } from '../../../benchmarks/dist/measure/stats.js'
-import {
-  formatMagnitude,
-  judge,
-  perRoundRatios,
-  ratioInterval,
-} from '../../../benchmarks/dist/measure/verdict.js'
-import { authlabPassword, authlabRehash } from '../dist/esm/index.js'
+import { shuffledRounds } from '../dist/measure/rounds.js'
+import { median } from '../dist/measure/stats.js'
+import { judge, perRoundRatios, ratioInterval } from '../dist/measure/verdict.js'
+import { formatMagnitude } from '../dist/report/words.js'
 
 const ROUNDS = Number(process.argv[2] ?? 20)
 const WARM_UP_ROUNDS = 2
