@@ -1,4 +1,5 @@
 export { nearMiss } from './assertions.js'
+export * from './bounded.js'
 export * from './checks.js'
 export * from './event-loop.js'
 export * from './options.js'
