@@ -82,7 +82,7 @@ export const CLAIMS: readonly Claim[] = [
     title:
       "Does Node's async crypto.argon2 block the event loop? Share of hashing time a 1 ms timer still ran",
     source:
-      'nodejs/node issue 62861 (April 2026) reported that crypto.argon2 blocked the event loop (https://github.com/nodejs/node/issues/62861); argon2Sync holds it by design',
+      'a report in the Node.js tracker (https://github.com/nodejs/node/issues/62861, April 2026) said that crypto.argon2 blocked the event loop; argon2Sync holds it by design',
     // Every size the run measured, against the native binding on the libuv pool: "same" means the loop
     // stays as free as with the binding (argon2Sync, which holds it by design, is in the claim above).
     parts: (rows) =>

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import type { IdGenerator } from '@authlab/core'
 import type { TestFunction } from '../test-function.js'
 
 /**
@@ -18,6 +19,27 @@ export function withoutCodeGeneration<T>(build: () => T): T {
   } finally {
     globalThis.Function = real
   }
+}
+
+/**
+ * A package's generator as a host that refuses code generation builds it, renamed for the bench's
+ * `--candidate` row beside the package's own: throws when the package did not take its loop path.
+ */
+export function noCodeGenerationCandidate(build: () => IdGenerator, name: string): IdGenerator {
+  const loop = withoutCodeGeneration(build)
+  if (!loop.info.wraps.includes('no code generation'))
+    throw new Error(`${loop.info.name} did not take its no-code-generation path`)
+  // The package froze its own descriptor onto the function, so the row's distinct name goes on a
+  // forwarding function; the JIT inlines the forward.
+  const generate = ((request?: unknown) => (loop as (r?: unknown) => string)(request)) as IdGenerator
+  Object.defineProperty(generate, 'info', {
+    value: Object.freeze({
+      ...loop.info,
+      name,
+      displayName: `${loop.info.displayName}, no code generation`,
+    }),
+  })
+  return generate
 }
 
 /** What a built module's default generator reported, and two IDs it made, in a fresh process. */
