@@ -8,7 +8,13 @@ import { onMeasureCore, placementNote } from './measure/placement.js'
 import { CONTROL_FLAG, failedControl, summarizeRatio } from './measure/verdict.js'
 import { adviceTerminal } from './report/advice-report.js'
 import { writeReports } from './report/files.js'
-import { renderFindings, renderRule, renderTerminal, type TerminalOptions } from './report/terminal.js'
+import {
+  renderFindings,
+  renderRule,
+  renderTerminal,
+  type TerminalOptions,
+  WITHHELD,
+} from './report/terminal.js'
 import { disagreementText } from './report/words.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from './results/results.js'
 import { runAcrossRuntimes } from './runtimes/across.js'
@@ -154,7 +160,7 @@ async function runSuite(
     name: suite.name,
     description: suite.description,
     method: suite.method(options.budget),
-    notes: why ? [...notes, `Verdicts withheld: ${why}.`] : notes,
+    notes: why ? [...notes, `${WITHHELD}: ${why}.`] : notes,
     rows: stamped,
   }
   options.stdout(renderTerminal(record, terminalOptions(options)))
@@ -227,7 +233,7 @@ export async function runBench(options: RunOptions): Promise<RunOutput> {
   }
   const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
   // Advice first, the run's findings last: the final screen a person sees answers "what did this run find".
-  options.stdout(adviceTerminal(results, options.wide ?? false))
+  options.stdout(adviceTerminal(results, options.wide ?? false, options.width))
   options.stdout(renderFindings(results, terminalOptions(options)))
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)

@@ -101,9 +101,14 @@ describe('the terminal and the HTML report of a run lead with the same advice', 
 
   test('the terminal prints the rows the run answers, and every setting’s costs under --wide', () => {
     const text = adviceTerminal(latest)
-    expect(text).toMatch(/^\nWhich to use, from this run/)
-    for (const row of adviceRows([latest]).filter((r) => !r.why.startsWith('not measured')))
-      expect(text).toContain(`${row.need}: ${row.use}`)
+    expect(text).toMatch(/^Which to use, from this run/)
+    // What to use and its cost's first clause, one entry a need, wrapped to the width; why under --wide.
+    const flat = text.replace(/\n {4}/g, ' ')
+    for (const row of adviceRows([latest]).filter((r) => !r.why.startsWith('not measured'))) {
+      expect(flat).toContain(`${row.need}: ${row.use} · ${row.cost.split('; ')[0]}\n`)
+      expect(adviceTerminal(latest, true)).toContain(`    why: ${row.why}\n`)
+    }
+    for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(100)
     expect(text).not.toContain('What each hasher setting costs:')
     expect(adviceTerminal(latest, true)).toMatch(/What each hasher setting costs:\n {2}hasher/)
   })

@@ -140,7 +140,7 @@ describe('a run says the rule once, points to each method, and ends with what it
   test('a suite prints a pointer to its method, not the method', () => {
     const record = { ...(syntheticResults().suites[0] as ResultsFile['suites'][0]), method: 'M'.repeat(500) }
     const text = renderTerminal(record, options)
-    expect(text).toContain('what and how: authlab-bench --explain --suite')
+    expect(text).toContain('method: authlab-bench --explain --suite')
     expect(text).not.toContain('MMMM')
   })
 
@@ -156,16 +156,39 @@ describe('a run says the rule once, points to each method, and ends with what it
       const text = renderFindings(results, options)
       expect(text).toContain('What this run found')
       const found = findings([results])
-      expect(text.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(found.length)
-      for (const finding of found) {
-        expect(text.replace(/\n {2}/g, ' ')).toContain(` ${finding.parts.join('; ')}.`)
+      const claims = text.split('\n- ').slice(1)
+      expect(claims).toHaveLength(found.length)
+      for (const [i, finding] of found.entries()) {
+        // At most three lines a claim: the parts that fit, then how many more --wide prints.
+        const claim = (claims[i] as string).trimEnd()
+        expect(claim.split('\n').length).toBeLessThanOrEqual(3)
+        const flat = claim.replace(/\n {2}/g, ' ')
+        const shown = finding.parts.filter((part) => flat.includes(part))
+        expect(shown).toEqual(finding.parts.slice(0, shown.length))
+        expect(shown.length).toBeGreaterThan(0)
+        const more = finding.parts.length - shown.length
+        if (more > 0) expect(flat).toMatch(new RegExp(`; ${more} more: --wide\\.$`))
+        else expect(flat.endsWith(`${finding.parts.join('; ')}.`)).toBe(true)
       }
       for (const line of text.split('\n')) expect(columns(line)).toBeLessThanOrEqual(COMPACT_WIDTH)
+      const wide = renderFindings(results, { ...options, wide: true })
+      for (const finding of found) expect(wide).toContain(` ${finding.parts.join('; ')}.`)
     },
   )
 })
 
 describe('the terminal summarises; the reports hold every table', () => {
+  test('a compact table names its A/A control’s verdict in its title; --wide lists the control’s row', () => {
+    const run = realRuns().find(({ results }) => results.suites.some((s) => s.name === 'hash'))
+    const hash = run?.results.suites.find((s) => s.name === 'hash')
+    const control = hash?.rows.find((r) => r.flags.includes('A/A control') && inTerminal(r))
+    if (!hash || !control) throw new Error('a committed run has a hash suite with an A/A control')
+    const text = renderTerminal(hash, { color: false, wide: false })
+    expect(text).toMatch(new RegExp(`${control.group} · .* · A/A control: (same|undecided|better|worse)`))
+    expect(text).not.toContain(control.label)
+    expect(renderTerminal(hash, { color: false, wide: true })).toContain(control.label)
+  })
+
   test('the hash suite shows its defaults’ hashes and counts the tables it leaves to the reports', () => {
     const run = realRuns().find(({ results }) => results.suites.some((s) => s.name === 'hash'))
     const hash = run?.results.suites.find((s) => s.name === 'hash')
@@ -174,7 +197,7 @@ describe('the terminal summarises; the reports hold every table', () => {
     const settings = new Set(hash.rows.filter((r) => !inTerminal(r)).map((r) => r.group))
     expect(settings.size).toBeGreaterThan(0)
     for (const group of settings) expect(text).not.toContain(group)
-    expect(text).toContain(`${settings.size} more tables in the Markdown and HTML reports`)
+    expect(text).toMatch(new RegExp(`--wide adds ${settings.size} tables and \\d+ notes?\\n`))
     const wide = renderTerminal(hash, { color: false, wide: true })
     for (const group of settings) expect(wide).toContain(group)
   })

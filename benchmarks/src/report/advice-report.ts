@@ -13,6 +13,7 @@ import { settingCosts } from './advice-data.js'
 import { renderSvg } from './charts.js'
 import { terminalLines } from './escape.js'
 import type { HtmlSection } from './html.js'
+import { COMPACT_WIDTH, wrap } from './terminal.js'
 
 /** The rows this run can answer: a run of some suites leaves the others' needs unmeasured. */
 function answered(results: ResultsFile): AdviceRow[] {
@@ -20,13 +21,21 @@ function answered(results: ResultsFile): AdviceRow[] {
 }
 
 /** What the terminal prints first after a run: the advice and the costs, as the README states them. */
-export function adviceTerminal(results: ResultsFile, wide = false): string {
+export function adviceTerminal(results: ResultsFile, wide = false, width = COMPACT_WIDTH): string {
   const rows = answered(results)
   // The per-setting costs table is long: the reports always hold it, the terminal only under --wide.
   const costs = wide ? settingCosts([results]) : []
   if (rows.length === 0 && costs.length === 0) return ''
-  const lines = ['', 'Which to use, from this run (attacker rates: published hashcat figures, scaled):']
-  for (const r of rows) lines.push(`  ${r.need}: ${r.use}`, `    why: ${r.why}`, `    cost: ${r.cost}`)
+  // No blank line before it: the compact output keeps to one screen's worth of lines.
+  const lines = ['Which to use, from this run (attacker rates: published hashcat figures, scaled):']
+  for (const r of rows) {
+    // What to use and its cost's first clause in sight; why (the figure behind it) and the whole cost
+    // under --wide and in the reports.
+    const cost = r.cost.split('; ')[0]
+    if (wide) lines.push(`  ${r.need}: ${r.use}`, `    why: ${r.why}`, `    cost: ${r.cost}`)
+    else
+      lines.push(...wrap(`${r.need}: ${r.use} · ${cost}`, width - 2, '  ').map((l, i) => (i ? `  ${l}` : l)))
+  }
   if (costs.length > 0) {
     lines.push('', 'What each hasher setting costs:', ...costsText(costs).map((l) => `  ${l}`))
     lines.push(...[...referenceLines(costs), ...nonLinearLines(costs)].map((l) => `  ${l}`))

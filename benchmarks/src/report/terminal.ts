@@ -1,4 +1,5 @@
 import { styleText } from 'node:util'
+import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { mapStrings, terminalText } from './escape.js'
@@ -16,6 +17,9 @@ export function useColor(
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true
   return env.NO_COLOR === undefined && stream.isTTY === true
 }
+
+/** A note that begins so says the suite's verdicts were withheld: the terminal always shows it. */
+export const WITHHELD = 'Verdicts withheld'
 
 /** The compact tables fit this many columns: a default terminal is 80–100 wide, and wrapped tables are unreadable. */
 export const COMPACT_WIDTH = 100
@@ -54,7 +58,7 @@ export function wrap(text: string, width: number, indent: string): string[] {
  */
 function compactTable(rows: readonly Row[], width: number) {
   const baselines = [...new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))]
-  const baseline = baselines.length > 1 ? 'each row’s own baseline (--wide names it)' : baselines[0]
+  const baseline = baselines.length > 1 ? 'each row’s own baseline' : baselines[0]
   // A row measured in another runtime says which, or the rows of one candidate would read alike.
   const label = (r: Row) => (runtimeOf(r) ? `${r.label} · ${runtimeOf(r)}` : r.label)
   const all = rows.map((r) => [label(r), formatNumber(r.value), ratioCell(r), verdictWord(r)])
@@ -85,13 +89,31 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
   // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
   const paint = (style: Style, text: string) =>
     options.color ? styleText(style, text, { validateStream: false }) : text
+  const shown = options.wide ? suite.rows : suite.rows.filter(inTerminal)
+  const hidden = groupRows(suite.rows).size - groupRows(shown).size
+  // A withheld verdict changes how every row reads, so it stays in sight; the other notes are one step away.
+  const kept = options.wide ? suite.notes : suite.notes.filter((n) => n.startsWith(WITHHELD))
+  const notes = suite.notes.length - kept.length
+  const extra = [
+    hidden > 0 ? `${hidden} tables` : '',
+    notes > 0 ? `${notes} note${notes > 1 ? 's' : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ')
   // What the suite measures and how is its declaration's, said in full by --explain and the reports.
+  const pointer = `${suite.name} · method: authlab-bench --explain --suite ${suite.name}`
   const heading = options.wide
     ? `${suite.name}: ${suite.description}`
-    : `${suite.name} · what and how: authlab-bench --explain --suite ${suite.name}`
-  const lines = ['', paint(['bold', 'cyan'], options.wide ? heading : fit(heading, width))]
-  const shown = options.wide ? suite.rows : suite.rows.filter(inTerminal)
-  for (const [group, rows] of groupRows(shown)) {
+    : `${pointer}${extra ? ` · --wide adds ${extra}` : ''}`
+  // Compact suites follow one another without a blank line: the bold heading sets each apart.
+  const lines = options.wide
+    ? ['', paint(['bold', 'cyan'], heading)]
+    : [paint(['bold', 'cyan'], fit(heading, width))]
+  for (const [group, all] of groupRows(shown)) {
+    // A compact table gives its A/A control's verdict in its title: the control's row is the evidence,
+    // one step away; its verdict is what a reader needs to trust the others.
+    const controls = options.wide ? [] : all.filter((r) => r.flags.includes(CONTROL_FLAG))
+    const rows = all.filter((r) => !controls.includes(r))
     const table = options.wide ? { ...tableOf(rows), baseline: undefined } : compactTable(rows, width)
     const { headers, cells, flagged } = table
     const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => [...(c[i] ?? '')].length)))
@@ -100,17 +122,15 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
         .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
         .join('  ')
         .trimEnd()
-    const title = table.baseline ? `${group} · × vs ${table.baseline}` : group
+    const title = [table.baseline ? `${group} · × vs ${table.baseline}` : group]
+      .concat(controls.map((c) => `A/A ${verdictWord(c)}`))
+      .join(' · ')
     lines.push(paint('bold', options.wide ? `  ${title}` : fit(`  ${title}`, width)))
     lines.push(`  ${paint('bold', line(headers))}`)
     lines.push(...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`))
   }
-  const hidden = groupRows(suite.rows).size - groupRows(shown).size
-  const more =
-    hidden > 0 ? [`${hidden} more tables in the Markdown and HTML reports (--wide prints them)`] : []
-  const notes = [...more, ...suite.notes.map((n) => `note: ${n}`)]
   // One line a note: the reports and --wide give each in full.
-  const said = notes.map((n) => (options.wide ? `  ${n}` : fit(`  ${n}`, width)))
+  const said = kept.map((n) => (options.wide ? `  note: ${n}` : fit(`  note: ${n}`, width)))
   lines.push(...said.map((n) => paint('dim', n)))
   return `${lines.join('\n')}\n`
 }
@@ -122,7 +142,23 @@ const paintWith = (options: TerminalOptions) => (style: Style, text: string) =>
 export function renderRule(options: TerminalOptions): string {
   const width = options.width ?? COMPACT_WIDTH
   const text = options.wide ? [VERDICT_RULE] : wrap(VERDICT_RULE, width, '')
-  return `${text.map((l) => paintWith(options)('dim', l)).join('\n')}\n`
+  return `${text.map((l) => paintWith(options)('dim', l)).join('\n')}\n${options.wide ? '' : '\n'}`
+}
+
+/**
+ * A claim in at most two lines: its question and as many of its parts as fit, then how many more
+ * --wide and the reports hold. A claim of two parts (hash and verify, the two in-framework
+ * comparisons) reads as a pair, so it may take a third line to keep both.
+ */
+function findingLines(question: string, parts: readonly string[], width: number): string[] {
+  const lines = (n: number) => {
+    const more = parts.length - n
+    const text = `- ${question} ${parts.slice(0, n).join('; ')}${more > 0 ? `; ${more} more: --wide` : ''}.`
+    return wrap(text, width, '  ').map((l, i) => (i === 0 ? l.slice(2) : l))
+  }
+  if (parts.length <= 2 && lines(parts.length).length <= 3) return lines(parts.length)
+  for (let n = parts.length - 1; n > 1; n--) if (lines(n).length <= 2) return lines(n)
+  return lines(1)
 }
 
 /** What this run found: one line per claim its data answer, in the words of the README's findings. */
@@ -132,9 +168,9 @@ export function renderFindings(results: ResultsFile, options: TerminalOptions): 
   const width = options.width ?? COMPACT_WIDTH
   const lines = found.flatMap((f) => {
     // The claim's question, up to its first colon or question mark; its parts in the findings' words.
-    const question = /^[^?:]*[?:]?/.exec(f.title)?.[0] ?? f.title
-    const line = `- ${/[?:]$/.test(question) ? question : `${question}:`} ${f.parts.join('; ')}.`
-    return options.wide ? [line] : wrap(line, width, '  ').map((l, i) => (i === 0 ? l.slice(2) : l))
+    const match = /^[^?:]*[?:]?/.exec(f.title)?.[0] ?? f.title
+    const question = /[?:]$/.test(match) ? match : `${match}:`
+    return options.wide ? [`- ${question} ${f.parts.join('; ')}.`] : findingLines(question, f.parts, width)
   })
-  return `\n${paintWith(options)(['bold', 'cyan'], 'What this run found')}\n${lines.join('\n')}\n`
+  return `${paintWith(options)(['bold', 'cyan'], 'What this run found')}\n${lines.join('\n')}\n`
 }
