@@ -3,6 +3,7 @@ import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
 import { STRETCH_SETTINGS } from '../keys.js'
 import type { Candidates, HashCandidate, StretchCandidate, SuiteContext } from '../types.js'
+import { message } from './common.js'
 import type { RemoteHelper } from './stretch-remote.js'
 
 /** The parameters the onepw protocol fixes (KeyServerProtocol "stretch-KDF"): not ours to choose. */
@@ -52,7 +53,6 @@ export interface Job {
 
 const chainGroup = (chain: Chain) => `${chain.id} chain (scrypt N=2^16 r=8 p=1)`
 const wallGroup = (chain: Chain) => `${chain.id} chain, wall time: [2] remote helper vs [3] local`
-export const message = (error: unknown) => (error as Error).message
 
 /** A stretch's keys as comparable text: byte arrays (Buffer or Uint8Array alike) in hex, fields sorted. */
 export function keysOf(value: unknown): string {

@@ -34,11 +34,9 @@ interface Limit {
 }
 
 /**
- * Every hasher at each cost-equalised setting it implements (quick: one setting per algorithm family), with
- * its limit on `placement.serverCores` cores, timed once for both frameworks, one process at a time, in a
- * fresh process on the servers' core. The limit also sizes each round: a fixed number of logins, about
- * `loginSec` at the limit, so a slow hasher still completes several (a fixed-time window counted whole
- * hashes, and none at all for a 500 ms hash).
+ * Every hasher at each cost-equalised setting it implements (quick: one per family), with its limit on
+ * `placement.serverCores` cores, timed once in a fresh process on the servers' core. The limit sizes each
+ * round: about `loginSec` of logins, counted, so a slow hasher still completes several.
  */
 export async function loginEntries(
   hashers: readonly HashCandidate[],

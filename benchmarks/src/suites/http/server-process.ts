@@ -22,7 +22,7 @@ async function resolveSpec(spec: ServerSpec): Promise<{ generators: IdCandidate[
   // The repository root: this file is benchmarks/{src,dist}/suites/http/server-process.
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..')
   const ids = spec.generators ?? [spec.generator]
-  // Only the packages this server runs: importing every strategy made each start cost seconds of CPU.
+  // Only the packages this server runs: importing every strategy costs seconds of CPU per start.
   const { candidates } = await loadCandidates(root, { only: new Set([...ids, spec.hasher]) })
   const generators = ids.map((id) => candidates.ids.find((candidate) => candidate.id === id))
   if (generators.some((g) => g === undefined)) throw new Error(`unknown candidate in ${JSON.stringify(spec)}`)
