@@ -32,10 +32,14 @@ async function withHttpPlacement(
   }
 }
 
-/** What the http suite's ids rows are divided by: the ceiling and each framework's default; randomUUID is no framework's here. */
+/**
+ * What the http suite's ids rows are divided by: the ceiling and the frameworks' defaults. randomUUID
+ * and randomUUIDv7 are no framework's default, so here they are ordinary reference rows.
+ */
+const NOT_A_FRAMEWORK_DEFAULT = ['ref:randomUUID', 'ref:randomUUIDv7']
 export const HTTP_ID_BASELINES: readonly string[] = [
   CEILING,
-  ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID'),
+  ...ID_BASELINES.filter((id) => !NOT_A_FRAMEWORK_DEFAULT.includes(id)),
 ]
 
 /** What a server needs besides its generator: ids servers never verify, so any hasher does. */
