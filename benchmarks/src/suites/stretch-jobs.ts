@@ -1,4 +1,4 @@
-import type { KeyDerivation, PasswordHasher, Stretcher } from '@authlab/core'
+import type { KeyDerivation, PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
 import { STRETCH_SETTINGS } from '../keys.js'
@@ -68,6 +68,17 @@ export function keysOf(value: unknown): string {
   return String(value)
 }
 
+/** One stretch of `chain` with `scrypt` as its scrypt step, or undefined (and a note) when it cannot be built. */
+function stretchWith(chain: Chain, scrypt: KeyDerivation, name: string, notes: string[]) {
+  try {
+    const stretcher = chain.create({ scrypt })
+    return () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT)
+  } catch (error) {
+    notes.push(`${chain.id} with ${name}: ${message(error)}`)
+    return undefined
+  }
+}
+
 /** Rows [1], [3] and [4]: everything that runs in this process. */
 export function localJobs(candidates: Candidates, chains: readonly Chain[], notes: string[]): Job[] {
   const jobs: Job[] = []
@@ -91,20 +102,15 @@ export function localJobs(candidates: Candidates, chains: readonly Chain[], note
     let nativeJob: Job | undefined
     for (const { candidate, kdf } of scrypt) {
       const native = candidate.id === nativeHashers().scrypt
-      let stretcher: Stretcher
-      try {
-        stretcher = chain.create({ scrypt: kdf })
-      } catch (error) {
-        notes.push(`${chain.id} with ${candidate.id}: ${message(error)}`)
-        continue
-      }
+      const run = stretchWith(chain, kdf, candidate.id, notes)
+      if (!run) continue
       const job: Job = {
         group: chainGroup(chain),
         setting: STRETCH_SETTINGS.chain,
         id: `${chain.id}+${candidate.id}`,
         label: `${native ? '[3]' : '[4]'} scrypt: ${kdf.info.displayName}`,
         native,
-        run: () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT),
+        run,
         ...(nativeJob ? { sameKeysAs: nativeJob } : {}),
       }
       if (native) nativeJob = job
@@ -123,13 +129,8 @@ export function remoteJobs(
 ) {
   const suffix = remote.network === 'loopback' ? '' : ` (${remote.network})`
   return chains.flatMap((chain): Job[] => {
-    let stretcher: Stretcher
-    try {
-      stretcher = chain.create({ scrypt: remote.setup.scrypt })
-    } catch (error) {
-      notes.push(`${chain.id} with the remote helper: ${message(error)}`)
-      return []
-    }
+    const run = stretchWith(chain, remote.setup.scrypt, 'the remote helper', notes)
+    if (!run) return []
     const nativeJob = local.find((j) => j.group === chainGroup(chain) && j.native)
     return [
       {
@@ -139,7 +140,7 @@ export function remoteJobs(
         label: `[2] scrypt: remote helper (${remote.network})`,
         native: false,
         wall: true,
-        run: () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT),
+        run,
         ...(nativeJob ? { sameKeysAs: nativeJob } : {}),
       },
     ]
