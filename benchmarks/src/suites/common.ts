@@ -1,3 +1,6 @@
+import type { PasswordHasher } from '@authlab/core'
+import { describeParams } from '../discover/settings.js'
+import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
 import { runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { summarizeRatio } from '../measure/verdict.js'
@@ -49,6 +52,24 @@ export function medianRow({
     higherIsBetter,
   }
   return { ...head, rounds, ratios, details, flags }
+}
+
+/**
+ * A configuration's warm call in ms, shared by the suites: an earlier suite's figure when `enough` says
+ * it already decides, else `time()`'s, recorded for the suites after.
+ */
+export async function warmCallMs(
+  candidate: { readonly id: string },
+  hasher: PasswordHasher,
+  enough: (knownMs: number) => boolean,
+  time: () => Promise<number>,
+): Promise<number> {
+  const key = configurationKey(candidate.id, describeParams(hasher))
+  const known = knownCallMs(key)
+  if (known !== undefined && enough(known)) return known
+  const ms = await time()
+  recordCallMs(key, ms)
+  return ms
 }
 
 /**

@@ -2,14 +2,13 @@ import type { PasswordHasher } from '@authlab/core'
 import { threadpoolNote } from '@authlab/workspace'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
 import { pinMainThread } from '../measure/placement.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, summarizeRatio } from '../measure/verdict.js'
 import { cappedNote } from '../report/words.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
-import { candidateRounds, medianRow, message } from './common.js'
+import { candidateRounds, medianRow, message, warmCallMs } from './common.js'
 
 /**
  * K = 1, cores, 4 × cores (single, every core busy, an oversubscribed pool) and, in full mode, a burst
@@ -107,17 +106,14 @@ export const concurrencySuite: Suite = {
       ctx.progress.step(`warm-up · ${candidate.label}`)
       try {
         const hasher = candidate.create()
-        const key = configurationKey(candidate.id, describeParams(hasher))
         const cap = budget.capMs
         const projectedAt = (ms: number, k: number) => projectedRoundMs(ms, k, hasher.info.runsOn, ctx.cores)
         // A configuration an earlier suite timed and no K of which fits is left out without timing it again.
-        let single = knownCallMs(key)
-        if (single === undefined || levels.some((k) => projectedAt(single as number, k) <= cap)) {
+        const noneFits = (ms: number) => !levels.some((k) => projectedAt(ms, k) <= cap)
+        const singleMs = await warmCallMs(candidate, hasher, noneFits, async () => {
           await burst(hasher, 1)
-          single = await burst(hasher, 1)
-          recordCallMs(key, single)
-        }
-        const singleMs = single
+          return burst(hasher, 1)
+        })
         const projected = (k: number) => projectedAt(singleMs, k)
         const fits = levels.filter((k) => projected(k) <= cap)
         const over = levels.filter((k) => projected(k) > cap)

@@ -2,12 +2,11 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import type { PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
 import { median } from '../measure/stats.js'
 import { perRoundRatios } from '../measure/verdict.js'
 import { cappedNote } from '../report/words.js'
 import type { HashCandidate, LagBudget, Suite } from '../types.js'
-import { candidateRounds, defined, medianRow, message, ratioTo } from './common.js'
+import { candidateRounds, defined, medianRow, message, ratioTo, warmCallMs } from './common.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
 const TICK_MS = 1
@@ -91,19 +90,16 @@ export const lagSuite: Suite = {
     for (const candidate of candidates.hashers) {
       try {
         const hasher = candidate.create()
-        const key = configurationKey(candidate.id, describeParams(hasher))
         // A native is the others' baseline, so the cap leaves it in.
         const native = nativeHashers()[hasher.info.algorithm] === candidate.id
-        const over = (ms: number | undefined) => !native && ms !== undefined && ms > budget.callCapMs
-        let callMs = knownCallMs(key)
-        if (!over(callMs)) {
-          // Warm-up (module init, thread-pool spin-up, JIT), and the quick cap on a call's cost.
+        const over = (ms: number) => !native && ms > budget.callCapMs
+        // Warm-up (module init, thread-pool spin-up, JIT), and the quick cap on a call's cost.
+        const callMs = await warmCallMs(candidate, hasher, over, async () => {
           const started = performance.now()
           await hasher.hash(BENCH_PASSWORD)
-          callMs = performance.now() - started
-          recordCallMs(key, callMs)
-        }
-        if (over(callMs) && callMs !== undefined) {
+          return performance.now() - started
+        })
+        if (over(callMs)) {
           capped.push({ what: candidate.id, ms: callMs })
           continue
         }
