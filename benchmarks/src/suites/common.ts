@@ -1,7 +1,7 @@
 import type { PasswordHasher } from '@authlab/core'
 import { describeParams } from '../discover/settings.js'
 import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
-import { runRounds } from '../measure/rounds.js'
+import { type RoundsPlan, runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
 import { summarizeRatio } from '../measure/verdict.js'
 import type { Ratio, RoundsBudget, SuiteContext, SuiteRow } from '../types.js'
@@ -79,17 +79,9 @@ export async function warmCallMs(
 export function candidateRounds<C, R>(
   ctx: SuiteContext,
   notes: string[],
-  plan: {
-    readonly candidates: readonly C[]
-    readonly budget: RoundsBudget
+  plan: Omit<RoundsPlan<C, R>, 'seed' | 'onError'> & {
     readonly name: (candidate: C) => { readonly id: string; readonly label: string }
-    readonly measure: (candidate: C, round: number) => Promise<R>
-    readonly comparisons?: (
-      candidate: C,
-      results: ReadonlyMap<C, readonly (R | undefined)[]>,
-    ) => readonly { readonly ratio: Ratio; readonly partners?: readonly C[] }[]
-    readonly onError?: (candidate: C, error: unknown) => void
-    readonly interlude?: () => Promise<void>
+    readonly onError?: RoundsPlan<C, R>['onError']
   },
 ): Promise<Map<C, (R | undefined)[]>> {
   return runRounds({

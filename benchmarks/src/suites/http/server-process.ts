@@ -1,7 +1,6 @@
 /**
- * Entry point of one server process for the http suite: the server runs in its own process so it can
- * be pinned to one core while autocannon runs on another, so neither steals the other's CPU time. The candidates are
- * discovered here exactly as in the bench process, so a candidate is named by its id, never rebuilt.
+ * Entry point of one server process for the http suite, pinned to one core while the load runs on
+ * another. The candidates are discovered here as in the bench process, so a candidate is named by its id.
  *
  * `server-process.js <spec>`: prints one JSON line `{ "url": … }` when listening; exits when its stdin
  * closes (the bench is gone). `server-process.js <spec> --time-verify <MeasureOptions>`: prints
