@@ -171,11 +171,6 @@ export interface ConcurrencyBudget extends RoundsBudget {
   readonly roundMs: number
 }
 
-/** The stretch suite: the time each job is repeated for within a round (at least one call). */
-export interface StretchBudget extends RoundsBudget {
-  readonly roundMs: number
-}
-
 /**
  * The server suites: per round a fresh server, warmed in `windowSec` windows until its rate stops rising
  * (at most `warmupSec`), then `windows` cycles of one window per candidate; login servers get `warmupLogins` first.
@@ -196,7 +191,8 @@ export interface Budget {
   readonly hash: HashBudget
   readonly lag: LagBudget
   readonly concurrency: ConcurrencyBudget
-  readonly stretch: StretchBudget
+  /** The time each stretch job is repeated for within a round (at least one call). */
+  readonly stretch: RoundsBudget & { readonly roundMs: number }
   readonly http: HttpBudget
 }
 
