@@ -4,10 +4,7 @@ import type { SuiteKey } from './keys.js'
 // The workspace registry's types: one definition of what a discovered package is.
 export type { LoadedPackage, StrategyPackage } from '@authlab/workspace'
 
-/**
- * Where a candidate comes from, so a measuring child process can rebuild it by id: a bench reference,
- * a workspace package (discovered under `root`), or a user's module given with `--candidate`.
- */
+/** Where a candidate comes from, so a measuring child process can rebuild it by id. */
 export type CandidateSource =
   | { readonly kind: 'reference' }
   | { readonly kind: 'package'; readonly root: string }
@@ -27,10 +24,7 @@ export interface HashCandidate {
   readonly id: string
   readonly label: string
   readonly create: (options?: Record<string, unknown>) => PasswordHasher
-  /**
-   * The options that make it hash with `algorithm` at `params`, or undefined when it does not implement
-   * that algorithm: declared by the package (its algorithms), never guessed by trying.
-   */
+  /** The options that make it hash with `algorithm` at `params` as the package declares them; undefined: not implemented. */
   readonly optionsFor: (
     algorithm: string,
     params: Readonly<Record<string, number>>,
@@ -38,10 +32,7 @@ export interface HashCandidate {
   readonly source: CandidateSource
 }
 
-/**
- * A key-stretching chain: `create` takes the chain's options, among them the `scrypt` step to use
- * (local, compiled to JS or remote), which is how the stretch suite builds Mozilla's rows [2]–[4].
- */
+/** A key-stretching chain; `create` takes the `scrypt` step to use (how the stretch suite builds rows [2]–[4]). */
 export interface StretchCandidate {
   readonly id: string
   readonly label: string
@@ -79,17 +70,11 @@ export interface Ratio {
   readonly verdict: 'better' | 'worse' | 'same' | 'undecided'
   /** Why a verdict is not published although the interval decides it (the suite's A/A control failed). */
   readonly withheld?: string
-  /**
-   * The margin in percent this ratio was judged at, when not the suites' MIN_EFFECT_PCT: only a README
-   * claim's reading carries one; results files never do.
-   */
+  /** The margin in percent it was judged at, when not MIN_EFFECT_PCT (a README claim's reading only). */
   readonly margin?: number
 }
 
-/**
- * One measured figure. Every reporter (terminal, JSON, Markdown, SVG) renders rows only, so a suite
- * never formats output itself.
- */
+/** One measured figure: every reporter renders rows only, so a suite never formats output itself. */
 export interface Row {
   readonly suite: string
   /** Section within the suite, for display: a parameter setting, a K, a table it reproduces. */
@@ -131,10 +116,7 @@ export interface Progress {
 export interface IdSampling {
   /** CPU time spent generating before sampling: JIT tiers, pools filled, caches warm. */
   readonly warmupMs: number
-  /**
-   * CPU time per sample; the batch size is doubled until one batch takes at least this long. Short
-   * batches (a few ms) keep both sides of a pair within the same stretch of machine speed.
-   */
+  /** CPU time per sample, the batch doubled until it takes this long: short, so a pair sees one machine speed. */
   readonly sampleMs: number
   /** Pairs of batches, candidate and yardstick. */
   readonly samples: number
@@ -142,17 +124,14 @@ export interface IdSampling {
   readonly roundLimitMs?: number
 }
 
-/**
- * Rounds after the first ones, for the comparisons still undecided (src/measure/rounds.ts): at most
- * `maxRounds` in all, within `budgetMs` of wall time for the extra rounds. Absent: fixed rounds.
- */
+/** Extra rounds for undecided comparisons: `maxRounds` in all, within `budgetMs` of wall time. Absent: fixed rounds. */
 export interface RaceBudget {
   readonly maxRounds: number
   readonly budgetMs: number
 }
 
 /** What every suite's budget has: its minimum rounds, and its allowance for extra ones. */
-interface RoundsBudget {
+export interface RoundsBudget {
   readonly rounds: number
   readonly race?: RaceBudget
 }
@@ -192,16 +171,9 @@ export interface ConcurrencyBudget extends RoundsBudget {
   readonly roundMs: number
 }
 
-/** The stretch suite: the time each job is repeated for within a round (at least one call). */
-export interface StretchBudget extends RoundsBudget {
-  readonly roundMs: number
-}
-
 /**
- * The server suites (ids-in-fastify, http): per round one fresh server serving every candidate, warmed
- * in `windowSec` windows until its rate stops rising (at most `warmupSec`), then `windows` cycles of one
- * `windowSec` window per candidate. Logins are counted, not timed (see the login scenario); their servers
- * get `warmupLogins` first.
+ * The server suites: per round a fresh server, warmed in `windowSec` windows until its rate stops rising
+ * (at most `warmupSec`), then `windows` cycles of one window per candidate; login servers get `warmupLogins` first.
  */
 export interface HttpBudget extends RoundsBudget {
   readonly warmupSec: number
@@ -219,7 +191,8 @@ export interface Budget {
   readonly hash: HashBudget
   readonly lag: LagBudget
   readonly concurrency: ConcurrencyBudget
-  readonly stretch: StretchBudget
+  /** The time each stretch job is repeated for within a round (at least one call). */
+  readonly stretch: RoundsBudget & { readonly roundMs: number }
   readonly http: HttpBudget
 }
 
@@ -231,47 +204,29 @@ export interface SuiteContext {
   readonly seed: number
   /** `--rtt`: a simulated network round trip (ms) for suites that call a remote service; absent = none. */
   readonly simulatedRttMs?: number
-  /**
-   * Runs every suite after this one and resolves when they are done: given only to a suite that
-   * `spreadsRounds` and has suites after it. A second call does nothing.
-   */
+  /** Runs every later suite (only for a suite that `spreadsRounds` and has some); a second call does nothing. */
   readonly interlude?: () => Promise<void>
 }
 
-/**
- * A benchmark suite (the plugin pattern of fastify/benchmarks lib/bench.js): it takes the discovered
- * candidates and returns rows. Register it in src/suites/index.ts; nothing else changes.
- */
+/** A benchmark suite (the plugin pattern of fastify/benchmarks lib/bench.js): candidates in, rows out. */
 export interface Suite {
   readonly name: string
   readonly description: string
-  /**
-   * Runs only when named with --suite: minutes-long suites that start servers (http, stores) stay out
-   * of the default quick run, which takes under 4 minutes on 2 cores.
-   */
+  /** Runs only when named with --suite: minutes-long server suites stay out of the default quick run. */
   readonly onRequestOnly?: boolean
-  /**
-   * `one-core`: the harness pins this process (and so every thread and child process) to one core for
-   * the suite, as CPU-time figures need (src/measure/placement.ts). Default: every core.
-   */
+  /** `one-core`: the harness pins the process (threads, children) to one core, as CPU-time figures need. */
   readonly placement?: 'one-core'
   /**
-   * Every round runs in a fresh process (or server), so the rounds' spread includes the shift from one
-   * process to the next and `compare` may judge one run against one. Default: the rounds share one
-   * process per run, and `compare` needs two or more runs a side.
+   * Every round runs in a fresh process (or server), so the rounds' spread includes the shift between
+   * processes and `compare` may judge one run against one (otherwise it needs two or more a side).
    */
   readonly roundsAreProcesses?: boolean
   /**
-   * Half of its rounds run first and the rest after every other suite of the run (`ctx.interlude`),
-   * so its rounds span the run's minutes and its intervals include how the machine moved over them: a
-   * suite of fast, syscall-bound work read one baseline 20 % apart in two runs minutes apart while its
-   * rounds, seconds apart, agreed within a few percent. Default: rounds back to back.
+   * Half of its rounds run first and the rest after every other suite (`ctx.interlude`), so its
+   * intervals include how the machine moves over minutes, not only over the seconds between rounds.
    */
   readonly spreadsRounds?: boolean
-  /**
-   * How the suite measures and what its ratios divide, written once: the Markdown and HTML reports show
-   * it in full, `--explain` prints it, the terminal points to it. The verdict rule is said once per run.
-   */
+  /** How the suite measures and what its ratios divide: shown by the reports and `--explain`. */
   method(budget: Budget): string
   run(candidates: Candidates, ctx: SuiteContext): Promise<SuiteResult>
 }

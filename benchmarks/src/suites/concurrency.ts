@@ -2,14 +2,13 @@ import type { PasswordHasher } from '@authlab/core'
 import { threadpoolNote } from '@authlab/workspace'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
 import { pinMainThread } from '../measure/placement.js'
-import { runRounds } from '../measure/rounds.js'
 import { settle } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, limitFlags, summarizeRatio } from '../measure/verdict.js'
 import { cappedNote } from '../report/words.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
+import { candidateRounds, medianRow, message, warmCallMs } from './common.js'
 
 /**
  * K = 1, cores, 4 × cores (single, every core busy, an oversubscribed pool) and, in full mode, a burst
@@ -62,11 +61,9 @@ interface Round {
 const AGAIN = -1
 
 /**
- * One round: `repeats` sequences of bursts, one hash alone then each K (and, for the control's plan,
- * one hash alone again), the order reversed every other sequence. A burst's speed-up is divided by the
- * single hash of its own sequence, tens of milliseconds away, so the machine's speed of that moment
- * (which moves by 2–3× within seconds on a shared virtual machine) is in both; the round keeps the
- * median sequence.
+ * One round: `repeats` sequences of one hash alone then each K (and, for the control, one hash alone
+ * again), the order reversed every other sequence. A burst is divided by the single hash of its own
+ * sequence, so the machine's speed of that moment is in both; the round keeps the median sequence.
  */
 async function measureRound(plan: Plan): Promise<Round> {
   const sequences: { single: number; again?: number; bursts: Map<number, number> }[] = []
@@ -109,17 +106,14 @@ export const concurrencySuite: Suite = {
       ctx.progress.step(`warm-up · ${candidate.label}`)
       try {
         const hasher = candidate.create()
-        const key = configurationKey(candidate.id, describeParams(hasher))
         const cap = budget.capMs
         const projectedAt = (ms: number, k: number) => projectedRoundMs(ms, k, hasher.info.runsOn, ctx.cores)
         // A configuration an earlier suite timed and no K of which fits is left out without timing it again.
-        let single = knownCallMs(key)
-        if (single === undefined || levels.some((k) => projectedAt(single as number, k) <= cap)) {
+        const noneFits = (ms: number) => !levels.some((k) => projectedAt(ms, k) <= cap)
+        const singleMs = await warmCallMs(candidate, hasher, noneFits, async () => {
           await burst(hasher, 1)
-          single = await burst(hasher, 1)
-          recordCallMs(key, single)
-        }
-        const singleMs = single
+          return burst(hasher, 1)
+        })
         const projected = (k: number) => projectedAt(singleMs, k)
         const fits = levels.filter((k) => projected(k) <= cap)
         const over = levels.filter((k) => projected(k) > cap)
@@ -135,7 +129,7 @@ export const concurrencySuite: Suite = {
         const control = candidate.id === nativeHashers().bcrypt
         plans.push({ id: candidate.id, label: candidate.label, hasher, levels: fits, repeats, control })
       } catch (error) {
-        notes.push(`${candidate.id} failed: ${(error as Error).message}`)
+        notes.push(`${candidate.id} failed: ${message(error)}`)
       }
     }
     notes.push(...cappedNote(budget.capMs, capped))
@@ -151,71 +145,62 @@ export const concurrencySuite: Suite = {
     // The event loop on one core, the pools (started by the warm-ups above) on every core.
     const pinned = pinMainThread()
     const mainCpu = pinned?.last
-    let measured: Map<Plan, (Round | undefined)[]>
-    try {
-      measured = await runRounds({
-        candidates: plans,
-        budget,
-        seed: ctx.seed,
-        measure: async (plan, round) => {
-          ctx.progress.step(`round ${round + 1} · ${plan.label}`)
-          return measureRound(plan)
-        },
-        onError: (plan, error) => notes.push(`${plan.id}: a round failed (${(error as Error).message})`),
-        // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
-        comparisons: (plan, results) => {
-          const rounds = results.get(plan) ?? []
-          return [
-            ...(plan.control ? [controlOf(rounds)] : []),
-            ...plan.levels.map((k) => ratioAt(rounds, k)),
-          ].map((ratio) => ({ ratio }))
-        },
-      })
-    } finally {
-      pinned?.release()
-    }
+    const measured = await candidateRounds(ctx, notes, {
+      candidates: plans,
+      budget,
+      name: (plan) => plan,
+      measure: measureRound,
+      // A plan's ratios are inside its own rounds (each burst beside a single hash), so it races alone.
+      comparisons: (plan, results) => {
+        const rounds = results.get(plan) ?? []
+        return [
+          ...(plan.control ? [controlOf(rounds)] : []),
+          ...plan.levels.map((k) => ratioAt(rounds, k)),
+        ].map((ratio) => ({ ratio }))
+      },
+    }).finally(() => pinned?.release())
     for (const plan of plans) {
       const rounds = measured.get(plan) ?? []
+      const hashesPerSecond = {
+        unit: 'hashes/s',
+        higherIsBetter: true,
+        candidate: plan.id,
+        label: plan.label,
+      }
       if (plan.control) {
-        const again = rounds.flatMap((r) =>
-          r?.control !== undefined ? [r.control * (r.perSecond.get(1) as number)] : [],
+        rows.push(
+          medianRow({
+            ...hashesPerSecond,
+            group: 'K=1 again (A/A control)',
+            key: { setting: 'K=1', operation: 'hash' },
+            perRound: rounds.map((r) =>
+              r?.control !== undefined ? r.control * (r.perSecond.get(1) as number) : undefined,
+            ),
+            ratios: [controlOf(rounds)],
+            details: { sequences: plan.repeats },
+            flags: [CONTROL_FLAG],
+          }),
         )
-        rows.push({
-          group: 'K=1 again (A/A control)',
-          key: { setting: 'K=1', operation: 'hash' },
-          candidate: plan.id,
-          label: plan.label,
-          value: median(again),
-          unit: 'hashes/s',
-          higherIsBetter: true,
-          rounds: again,
-          ratios: [controlOf(rounds)],
-          details: { sequences: plan.repeats },
-          flags: [CONTROL_FLAG],
-        })
       }
       for (const k of [1, ...plan.levels]) {
-        const perSecond = rounds.flatMap((r) => (r?.perSecond.has(k) ? [r.perSecond.get(k) as number] : []))
         const ratio = k === 1 ? undefined : ratioAt(rounds, k)
         const limit = Math.min(k, ctx.cores)
-        rows.push({
-          group: `K=${k}`,
-          key: { setting: `K=${k}`, operation: 'hash' },
-          candidate: plan.id,
-          label: plan.label,
-          value: median(perSecond),
-          unit: 'hashes/s',
-          higherIsBetter: true,
-          rounds: perSecond,
-          ratios: ratio ? [ratio] : [],
-          details: {
-            ...(ratio ? { 'limit min(K, cores)': limit, '× limit': ratio.value / limit } : {}),
-            sequences: plan.repeats,
-            params: describeParams(plan.hasher),
-            'runs on': plan.hasher.info.runsOn,
-          },
-          flags: limitFlags(ratio, limit),
-        })
+        rows.push(
+          medianRow({
+            ...hashesPerSecond,
+            group: `K=${k}`,
+            key: { setting: `K=${k}`, operation: 'hash' },
+            perRound: rounds.map((r) => r?.perSecond.get(k)),
+            ratios: ratio ? [ratio] : [],
+            details: {
+              ...(ratio ? { 'limit min(K, cores)': limit, '× limit': ratio.value / limit } : {}),
+              sequences: plan.repeats,
+              params: describeParams(plan.hasher),
+              'runs on': plan.hasher.info.runsOn,
+            },
+            flags: limitFlags(ratio, limit),
+          }),
+        )
       }
     }
     notes.push(

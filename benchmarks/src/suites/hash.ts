@@ -3,12 +3,20 @@ import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, costSettings, describeParams, instantiate } from '../discover/settings.js'
 import { settingKey } from '../keys.js'
 import { configurationKey, recordCallMs } from '../measure/call-cost.js'
-import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
 import { cappedNote } from '../report/words.js'
-import type { HashBudget, HashCandidate, Ratio, Suite, SuiteRow } from '../types.js'
+import type { HashBudget, HashCandidate, Suite, SuiteRow } from '../types.js'
+import {
+  CONTROL_SUFFIX,
+  candidateRounds,
+  controlOf,
+  medianRow,
+  message,
+  raceText,
+  ratioTo,
+} from './common.js'
 
 interface Entry {
   readonly group: string
@@ -28,8 +36,6 @@ interface Round {
   readonly vs?: { readonly hash: number; readonly verify?: number }
 }
 
-type Op = 'hash' | 'verify'
-
 /** Defaults first, then each cost-equalised setting with every implementation of its algorithm. */
 function entriesOf(hashers: readonly HashCandidate[], budget: HashBudget, notes: string[]): Entry[] {
   const entries: Entry[] = []
@@ -37,26 +43,21 @@ function entriesOf(hashers: readonly HashCandidate[], budget: HashBudget, notes:
     try {
       entries.push({ group: 'defaults', setting: 'defaults', candidate, hasher: candidate.create() })
     } catch (error) {
-      notes.push(`${candidate.id}: its defaults cannot be built (${(error as Error).message})`)
+      notes.push(`${candidate.id}: its defaults cannot be built (${message(error)})`)
     }
   }
   for (const setting of costSettings().filter((s) => budget.allSettings || s.quick)) {
     for (const candidate of hashers) {
       const hasher = instantiate(candidate, setting)
-      if (hasher)
-        entries.push({
-          group: setting.label,
-          setting: settingKey(setting.family, setting.options),
-          candidate,
-          hasher,
-        })
+      const key = settingKey(setting.family, setting.options)
+      if (hasher) entries.push({ group: setting.label, setting: key, candidate, hasher })
     }
   }
   return entries
 }
 
 /** One measurement per distinct (package, parameters): a setting equal to a package's defaults reuses it. */
-const keyOf = (e: Entry) => `${e.candidate.id} ${describeParams(e.hasher)}${e.control ? ' (A/A)' : ''}`
+const keyOf = (e: Entry) => `${e.candidate.id} ${describeParams(e.hasher)}${e.control ? CONTROL_SUFFIX : ''}`
 
 /** A verify's work at these parameters in its algorithm's own units (core's profile), if known. */
 function workUnits(hasher: PasswordHasher): number | undefined {
@@ -79,6 +80,8 @@ export const hashSuite: Suite = {
     const notes: string[] = []
     const budget = ctx.budget.hash
     const entries = entriesOf(candidates.hashers, budget, notes)
+    const sameAsDefaults = (entry: Entry) =>
+      entries.some((e) => e.group === 'defaults' && keyOf(e) === keyOf(entry))
     const nativeOf = (e: Entry) =>
       entries.find(
         (n) =>
@@ -93,8 +96,7 @@ export const hashSuite: Suite = {
     const distinct = [...new Map(entries.map((e) => [keyOf(e), e])).values()]
     // Verify repeats the hash's derivation (plus a constant-time compare), so quick mode times it at the
     // defaults only; a cost setting's verify is a --full figure.
-    const verified = (e: Entry) =>
-      budget.settingVerifies || entries.some((d) => d.group === 'defaults' && keyOf(d) === keyOf(e))
+    const verified = (e: Entry) => budget.settingVerifies || sameAsDefaults(e)
     const dropped = new Set<string>()
     // Warm-up and self-check outside the rounds: module init, thread-pool spin-up, JIT. The verify,
     // a warm call, also sizes the entry against the budget's cap.
@@ -144,20 +146,20 @@ export const hashSuite: Suite = {
         }
       } catch (error) {
         dropped.add(keyOf(entry))
-        notes.push(`${name} failed: ${(error as Error).message}`)
+        notes.push(`${name} failed: ${message(error)}`)
       }
     }
     notes.push(...cappedNote(cap, capped))
     const live = distinct.filter((e) => !dropped.has(keyOf(e)))
     ctx.progress.plan(live.length * budget.rounds)
-    const measured = await runRounds({
+    const measured = await candidateRounds(ctx, notes, {
       candidates: live,
       budget,
-      seed: ctx.seed,
-      measure: async (entry, round): Promise<Round> => {
-        ctx.progress.step(
-          `round ${round + 1} · ${entry.hasher.info.displayName} (${describeParams(entry.hasher)})`,
-        )
+      name: (e) => ({
+        id: e.candidate.id,
+        label: `${e.hasher.info.displayName} (${describeParams(e.hasher)})`,
+      }),
+      measure: async (entry): Promise<Round> => {
         const calls = (e: Entry) => {
           const stored = encoded.get(keyOf(e)) as string
           return {
@@ -183,8 +185,6 @@ export const hashSuite: Suite = {
           vs: { hash: hash.vsBaseline, ...(verify ? { verify: verify.vsBaseline } : {}) },
         }
       },
-      onError: (entry, error) =>
-        notes.push(`${entry.candidate.id}: a round failed (${(error as Error).message})`),
       // Pairing is inside a round (each call beside a native call), so an entry races alone.
       comparisons: (e, results) => {
         if (nativeOf(e) === e || !nativeOf(e)) return []
@@ -198,63 +198,48 @@ export const hashSuite: Suite = {
       },
     })
     const byKey = new Map(live.map((e) => [keyOf(e), measured.get(e) ?? []]))
-    const roundsOf = (e: Entry | undefined) => (e && byKey.get(keyOf(e))) || []
-    const cpuOf = (e: Entry | undefined, op: Op) => roundsOf(e).map((r) => r?.[op]?.cpuMs)
-    // A native is its own baseline: 1 in every round it was measured.
-    const vsNativeOf = (e: Entry | undefined, op: Op) =>
-      roundsOf(e).flatMap((r) => (r?.[op] ? [r.vs?.[op] ?? 1] : []))
-    const rows: SuiteRow[] = []
-    for (const op of ['hash', 'verify'] as const) {
-      for (const entry of entries) {
-        if (dropped.has(keyOf(entry))) continue
-        if (op === 'verify' && !verified(entry)) continue
-        const cpu = cpuOf(entry, op)
-        const clean = cpu.filter((v): v is number => v !== undefined)
-        const native = nativeOf(entry)
-        const ratios: Ratio[] = native
-          ? [
-              summarizeRatio(
-                { label: native.hasher.info.displayName, against: native.candidate.id },
-                vsNativeOf(entry, op),
-              ),
-            ]
-          : []
-        const flags: string[] = []
-        if (native === entry) flags.push('baseline')
-        if (entry.control) flags.push(CONTROL_FLAG)
-        if (
-          entry.group !== 'defaults' &&
-          entries.some((e) => e.group === 'defaults' && keyOf(e) === keyOf(entry))
-        )
-          flags.push('same measurement as defaults')
-        const wall = roundsOf(entry).flatMap((r) => (r?.[op] ? [r[op].wallMs] : []))
-        rows.push({
-          group: `${entry.group} · ${op}`,
-          key: { setting: entry.setting, operation: op },
-          candidate: entry.control ? `${entry.candidate.id} (A/A)` : entry.candidate.id,
-          // The instance's own name: a multi-algorithm package labels each configuration differently.
-          label: entry.control
-            ? `${entry.hasher.info.displayName} [A/A control]`
-            : entry.hasher.info.displayName,
-          value: median(clean),
-          unit: `CPU ms/${op}`,
-          higherIsBetter: false,
-          rounds: clean,
-          ratios,
-          details: {
-            'wall ms (median)': median(wall),
-            params: describeParams(entry.hasher),
-            'runs on': entry.hasher.info.runsOn,
-          },
-          flags,
-        })
-      }
-    }
+    const roundsOf = (e: Entry) => byKey.get(keyOf(e)) ?? []
+    const rows: SuiteRow[] = (['hash', 'verify'] as const).flatMap((op) =>
+      entries
+        .filter((entry) => !dropped.has(keyOf(entry)) && (op === 'hash' || verified(entry)))
+        .map((entry) => {
+          const rounds = roundsOf(entry)
+          const native = nativeOf(entry)
+          const name = entry.hasher.info.displayName
+          // A native is its own baseline: 1 in every round it was measured.
+          const vsNative = rounds.flatMap((r) => (r?.[op] ? [r.vs?.[op] ?? 1] : []))
+          return medianRow({
+            group: `${entry.group} · ${op}`,
+            key: { setting: entry.setting, operation: op },
+            candidate: entry.control ? controlOf(entry.candidate).id : entry.candidate.id,
+            // The instance's own name: a multi-algorithm package labels each configuration differently.
+            label: entry.control ? `${name} [A/A control]` : name,
+            perRound: rounds.map((r) => r?.[op]?.cpuMs),
+            unit: `CPU ms/${op}`,
+            higherIsBetter: false,
+            ratios: native
+              ? [ratioTo({ id: native.candidate.id, label: native.hasher.info.displayName }, vsNative)]
+              : [],
+            details: {
+              'wall ms (median)': median(rounds.flatMap((r) => (r?.[op] ? [r[op].wallMs] : []))),
+              params: describeParams(entry.hasher),
+              'runs on': entry.hasher.info.runsOn,
+            },
+            flags: [
+              ...(native === entry ? ['baseline'] : []),
+              ...(entry.control ? [CONTROL_FLAG] : []),
+              ...(entry.group !== 'defaults' && sameAsDefaults(entry)
+                ? ['same measurement as defaults']
+                : []),
+            ],
+          })
+        }),
+    )
     return { rows, notes }
   },
   method: ({ hash: budget }) =>
     [
       `${budget.rounds} rounds at least, after two discarded hashes and a verify each; in every round each configuration hashes, then verifies (${budget.settingVerifies ? 'at every setting' : 'at its defaults only: a verify repeats the derivation; --full times it at every setting'}), each repeated until ${budget.roundMs} ms of CPU (at least once; the round keeps the median), in a fresh random order, each batch of calls (calls under 20 ms are batched) on a settled heap and, except for the natives, beside a batch of the native implementation of its algorithm (the order flipped every pair). Value = median over rounds of CPU ms of this process (main thread, libuv pool and worker threads), so other processes' load stays out; the wall-clock median is beside it.`,
-      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native); pairs of adjacent calls see the same machine speed.${budget.race ? ` Rounds go on, up to ${budget.race.maxRounds} and ${budget.race.budgetMs / 1000} s, for entries with an undecided ratio.` : ''}`,
+      `Ratio = native CPU time ÷ candidate CPU time, the median over a round's pairs (> 1: cheaper than native); pairs of adjacent calls see the same machine speed.${raceText(budget, 'entries')}`,
     ].join(' '),
 }

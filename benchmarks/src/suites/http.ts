@@ -32,6 +32,16 @@ async function withHttpPlacement(
   }
 }
 
+/**
+ * What the http suite's ids rows are divided by: the ceiling and the frameworks' defaults. randomUUID
+ * and randomUUIDv7 are no framework's default, so here they are ordinary reference rows.
+ */
+const NOT_A_FRAMEWORK_DEFAULT = ['ref:randomUUID', 'ref:randomUUIDv7']
+export const HTTP_ID_BASELINES: readonly string[] = [
+  CEILING,
+  ...ID_BASELINES.filter((id) => !NOT_A_FRAMEWORK_DEFAULT.includes(id)),
+]
+
 /** What a server needs besides its generator: ids servers never verify, so any hasher does. */
 const anyHasher = (candidates: Candidates) => candidates.hashers[0]?.id ?? ''
 
@@ -66,10 +76,8 @@ export const httpSuite: Suite = {
       // Per framework: a warm-up and a cycle step per ids round, the no-hash server, the login rounds.
       ctx.progress.plan(FRAMEWORKS.length * (2 * budget.rounds + 1 + budget.loginRounds * entries.length))
       const rows: SuiteRow[] = []
-      // Ratios to the ceiling and to each framework's default; randomUUID is no framework's here.
-      const baselines = [CEILING, ...ID_BASELINES.filter((id) => id !== 'ref:randomUUID')]
       for (const framework of FRAMEWORKS) {
-        const scenario = { framework, ids: served, baselines, control: true }
+        const scenario = { framework, ids: served, baselines: HTTP_ID_BASELINES, control: true }
         rows.push(
           ...(await idsInFramework({ ...scenario, hasher: anyHasher(candidates), budget, placement }, ctx)),
         )

@@ -1,6 +1,6 @@
 /**
  * Entry point of one measuring process of the ids suite: `ids-child.js <{ id, source, sampling }>`
- * rebuilds that one candidate, samples it beside the yardstick (see `sampleIds`) and prints one JSON line, an `IdRound`.
+ * rebuilds that candidate, samples it beside the yardstick and prints one JSON line, an `IdRound`.
  */
 import { checkIdGenerator } from '@authlab/core'
 import { rebuildIdCandidate } from '../discover/candidates.js'

@@ -21,17 +21,13 @@ export interface IdRound {
 }
 
 /**
- * Test-only knob: `AUTHLAB_BENCH_SLOW=<candidate id>` makes the harness call that candidate's generator
- * 10 % more often per batch than it counts, so `compare` can be shown to find a 10 % slowdown. It lives
- * in the harness, never in a published package.
+ * Test-only knob: `AUTHLAB_BENCH_SLOW=<candidate id>` calls that generator 10 % more often per batch than
+ * it counts, so `compare` can be shown to find a 10 % slowdown; it lives in the harness, never in a package.
  */
 export const SLOW_ENV = 'AUTHLAB_BENCH_SLOW'
 const SLOW_EXTRA = 0.1
 
-/**
- * The yardstick every candidate is paired with: crypto.randomUUID(), the ids suite's first baseline.
- * Bench-only code, it never ships in a package.
- */
+/** The yardstick every candidate is paired with: crypto.randomUUID(), the ids suite's first baseline. */
 export const yardstick = (): string => crypto.randomUUID()
 
 /**
@@ -82,12 +78,9 @@ function timeBatch(batch: (n: number) => number, n: number): { cpu: number; wall
 }
 
 /**
- * Samples a generator in this process beside the yardstick: warm-up of each (which also sizes its
- * batch), then `samples` pairs of short batches, the order flipped every pair so neither side always
- * runs second. CPU time is the figure: on a shared machine another process's work lands in wall time,
- * not in ours. Pairing is what makes ratios hold on this kind of machine: a virtual CPU's speed
- * drifts by 2–3× within seconds (another tenant on the host), which the CPU time of one process
- * cannot see, but two batches milliseconds apart run at nearly the same speed.
+ * Samples a generator beside the yardstick: warm-up of each (which sizes its batch), then `samples`
+ * pairs of short batches, the order flipped every pair. CPU time is the figure (another process's work
+ * lands in wall time, not in ours); pairing cancels a virtual CPU's drift, which CPU time cannot see.
  */
 export function sampleIds(
   batch: (n: number) => number,
@@ -115,9 +108,8 @@ export function sampleIds(
 const CHILD = fileURLToPath(new URL('../../dist/suites/ids-child.js', import.meta.url))
 
 /**
- * One round of one candidate in a fresh process: no other generator has shaped its call sites' type
- * feedback, left garbage in its heap or warmed a shared cache before it; only the yardstick runs
- * beside it, from a loop of its own.
+ * One round of one candidate in a fresh process: no other generator has shaped its type feedback, left
+ * garbage in its heap or warmed a shared cache; only the yardstick runs beside it, from its own loop.
  */
 export async function measureIdsInChild(
   id: string,

@@ -2,18 +2,17 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import type { PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, describeParams } from '../discover/settings.js'
-import { configurationKey, knownCallMs, recordCallMs } from '../measure/call-cost.js'
-import { runRounds } from '../measure/rounds.js'
 import { median } from '../measure/stats.js'
-import { perRoundRatios, summarizeRatio } from '../measure/verdict.js'
+import { perRoundRatios } from '../measure/verdict.js'
 import { cappedNote } from '../report/words.js'
-import type { HashCandidate, LagBudget, Suite, SuiteRow } from '../types.js'
+import type { HashCandidate, LagBudget, Suite } from '../types.js'
+import { candidateRounds, defined, medianRow, message, ratioTo, warmCallMs } from './common.js'
 
 /** The timer loop's period: 1 ms is Node's smallest, so a free loop completes about one tick per ms. */
 const TICK_MS = 1
 const NS_PER_MS = 1e6
 
-export interface LagFigures {
+interface LagFigures {
   readonly hashes: number
   readonly msPerHash: number
   readonly ticksPerHash: number
@@ -91,25 +90,22 @@ export const lagSuite: Suite = {
     for (const candidate of candidates.hashers) {
       try {
         const hasher = candidate.create()
-        const key = configurationKey(candidate.id, describeParams(hasher))
         // A native is the others' baseline, so the cap leaves it in.
         const native = nativeHashers()[hasher.info.algorithm] === candidate.id
-        const over = (ms: number | undefined) => !native && ms !== undefined && ms > budget.callCapMs
-        let callMs = knownCallMs(key)
-        if (!over(callMs)) {
-          // Warm-up (module init, thread-pool spin-up, JIT), and the quick cap on a call's cost.
+        const over = (ms: number) => !native && ms > budget.callCapMs
+        // Warm-up (module init, thread-pool spin-up, JIT), and the quick cap on a call's cost.
+        const callMs = await warmCallMs(candidate, hasher, over, async () => {
           const started = performance.now()
           await hasher.hash(BENCH_PASSWORD)
-          callMs = performance.now() - started
-          recordCallMs(key, callMs)
-        }
-        if (over(callMs) && callMs !== undefined) {
+          return performance.now() - started
+        })
+        if (over(callMs)) {
           capped.push({ what: candidate.id, ms: callMs })
           continue
         }
         plans.push({ candidate, hasher })
       } catch (error) {
-        notes.push(`${candidate.id} failed: ${(error as Error).message}`)
+        notes.push(`${candidate.id} failed: ${message(error)}`)
       }
     }
     notes.push(...cappedNote(budget.callCapMs, capped))
@@ -136,58 +132,47 @@ export const lagSuite: Suite = {
           : []
       return [...(native ? [native] : []), ...workers].filter((p) => p !== plan)
     }
-    const ratiosOf = (plan: Plan, results: ReadonlyMap<Plan, readonly (LagFigures | undefined)[]>) =>
+    const ratiosOf = (plan: Plan, results: ReadonlyMap<Plan, LagRounds>) =>
       baselinesOf(plan).map((base) => ({
-        ratio: summarizeRatio(
-          { label: base.candidate.label, against: base.candidate.id },
+        ratio: ratioTo(
+          base.candidate,
           perRoundRatios(loopFree(results.get(plan) ?? []), loopFree(results.get(base) ?? []), true),
         ),
         partners: [base],
       }))
-    const measured = await runRounds({
+    const measured = await candidateRounds(ctx, notes, {
       candidates: plans,
       budget,
-      seed: ctx.seed,
-      measure: async (plan, round) => {
-        ctx.progress.step(`round ${round + 1} · ${plan.candidate.label}`)
-        return measureLag(plan.hasher, budget)
-      },
-      onError: (plan, error) =>
-        notes.push(`${plan.candidate.id}: a round failed (${(error as Error).message})`),
+      name: (plan) => plan.candidate,
+      measure: (plan) => measureLag(plan.hasher, budget),
       // An undecided hasher races with its baselines, so the extra rounds stay paired by index.
       comparisons: ratiosOf,
     })
-    const roundsOf = (plan: Plan): LagRounds => measured.get(plan) ?? []
-    const maxDelays = (rounds: LagRounds) => rounds.map((r) => r?.maxDelayMs)
-    const rows: SuiteRow[] = []
-    for (const plan of plans) {
-      const rounds = roundsOf(plan)
-      const native = nativeOf(plan)
+    const rows = plans.map((plan) => {
+      const rounds = measured.get(plan) ?? []
       const pick = (f: (r: LagFigures) => number) => median(rounds.flatMap((r) => (r ? [f(r)] : [])))
-      const clean = maxDelays(rounds).filter((v): v is number => v !== undefined)
-      rows.push({
+      return medianRow({
         group: 'event-loop delay while hashing',
         key: { setting: 'defaults', operation: 'hash' },
         candidate: plan.candidate.id,
         label: plan.candidate.label,
-        value: median(clean),
+        perRound: rounds.map((r) => r?.maxDelayMs),
         unit: 'ms max delay',
         higherIsBetter: false,
-        rounds: clean,
         ratios: ratiosOf(plan, measured).map((c) => c.ratio),
         details: {
           'p99 delay ms': pick((r) => r.p99DelayMs),
           'ticks/hash': pick((r) => r.ticksPerHash),
-          'loop free %': 100 * median(loopFree(rounds).filter((v): v is number => v !== undefined)),
+          'loop free %': 100 * median(defined(loopFree(rounds))),
           'ms/hash': pick((r) => r.msPerHash),
           'ELU %': 100 * pick((r) => r.utilization),
           hashes: rounds.reduce((n, r) => n + (r?.hashes ?? 0), 0),
           params: describeParams(plan.hasher),
           'runs on': plan.hasher.info.runsOn,
         },
-        flags: native === plan ? ['baseline'] : [],
+        flags: nativeOf(plan) === plan ? ['baseline'] : [],
       })
-    }
+    })
     return { rows, notes }
   },
   method: ({ lag: budget }) =>

@@ -11,10 +11,10 @@ import {
   STORES,
   type StoreReport,
 } from '@authlab/store-matrix'
-import { runRounds } from '../measure/rounds.js'
 import { median, quantile } from '../measure/stats.js'
 import { CONTROL_FLAG, MIN_ROUNDS, summarizeRatio } from '../measure/verdict.js'
 import type { Ratio, Suite, SuiteRow } from '../types.js'
+import { defined, wholeRounds } from './common.js'
 import {
   alternatingWindows,
   type CycleWindows,
@@ -26,7 +26,9 @@ import {
 const BASELINE_STORE = 'memory'
 
 /** Quick runs the same checks with 200 concurrent sessions per cell instead of 1,000. */
-const SESSIONS_UNDER_LOAD = { quick: 200, full: 1000 } as const
+const sessionsUnderLoad = (mode: 'quick' | 'full') => (mode === 'full' ? 1000 : 200)
+
+const SECRET = 'authlab-bench-stores-suite-secret-32+'
 
 function compatibilityRows(report: StoreReport, labels: ReadonlyMap<string, string>): SuiteRow[] {
   const cells: SuiteRow[] = report.cells.map(({ generator, framework, outcome }) => ({
@@ -96,9 +98,8 @@ const CONNECTIONS = 8
  * without a cookie (a new session and one store write per request). Each round opens every store and
  * server afresh, warms them, then runs cycles of one short window per server on kept-alive
  * connections, in a fresh order each cycle: a ratio compares windows of the same cycle, so the
- * machine's speed at that moment is in both (one long run per server per round would put the
- * machine's drift between the servers). Single Redis is served twice, the second as the A/A control. Rounds race while a ratio
- * is undecided; verdicts come from the one verdict rule.
+ * machine's speed at that moment is in both. Single Redis is served twice, the second as the A/A
+ * control. Rounds race while a ratio is undecided.
  */
 async function clusterThroughputRows(
   users: UserDirectory,
@@ -123,7 +124,7 @@ async function clusterThroughputRows(
         const server = await startExpressServer({
           generateId: () => randomBytes(16).toString('base64url'),
           users,
-          secret: 'authlab-bench-stores-suite-secret-32+',
+          secret: SECRET,
           store: store.store,
           saveBeforeReply: true,
         })
@@ -143,28 +144,18 @@ async function clusterThroughputRows(
   const ratioOf = (rounds: readonly (CycleWindows<string> | undefined)[], key: string): Ratio =>
     summarizeRatio(
       'single Redis',
-      rounds.flatMap((r) => {
-        const ratio = cycleRatio(r?.rates.get(key) ?? [], r?.rates.get('redis') ?? [])
-        return ratio === undefined ? [] : [ratio]
-      }),
+      defined(rounds.map((r) => cycleRatio(r?.rates.get(key) ?? [], r?.rates.get('redis') ?? []))),
     )
-  const ROUND = 'round'
-  const measured = await runRounds({
-    candidates: [ROUND],
+  const rounds = await wholeRounds({
     budget: { rounds: full ? 7 : MIN_ROUNDS, race: { maxRounds: 16, budgetMs: budget.raceMs } },
     seed,
-    measure: (_, round) => measureRound(round),
-    onError: (_, error) => notes.push(`a round failed: ${String(error)}`),
-    // Every server runs in every round, so a round is run again while either ratio is undecided.
-    comparisons: (_, results) =>
-      candidates
-        .filter((c) => c.key !== 'redis')
-        .map((c) => ({ ratio: ratioOf(results.get(ROUND) ?? [], c.key) })),
+    measure: measureRound,
+    onError: (error) => notes.push(`a round failed: ${String(error)}`),
+    ratios: (rounds) => keys.filter((key) => key !== 'redis').map((key) => ratioOf(rounds, key)),
   })
-  const rounds = measured.get(ROUND) ?? []
   const rows = candidates.map((candidate): SuiteRow => {
     const perRound = rounds.flatMap((r) => {
-      const clean = (r?.rates.get(candidate.key) ?? []).filter((v): v is number => v !== undefined)
+      const clean = defined(r?.rates.get(candidate.key) ?? [])
       return clean.length > 0 ? [median(clean)] : []
     })
     const latencies = rounds.map((r) => r?.latenciesMs.get(candidate.key) ?? []).filter((l) => l.length > 0)
@@ -197,7 +188,7 @@ export const storesSuite: Suite = {
   description:
     'The store-compatibility matrix: every generator × real session store × express-session and @fastify/session, ID length limits, hostile cookies, and store.get/set latency per store.',
   method: (budget) =>
-    `Every generator is served by express-session and @fastify/session over each real session store (${budget.mode === 'full' ? SESSIONS_UNDER_LOAD.full : SESSIONS_UNDER_LOAD.quick} concurrent sessions per cell), IDs of growing length find each store's limit, hostile cookies are sent, and store.get/set latency is read per store; single Redis (twice: the second is the A/A control) and the Redis Cluster are compared under HTTP load, each round opening every store and server afresh and running cycles of one short window per server in a fresh order, a ratio comparing windows of the same cycle.`,
+    `Every generator is served by express-session and @fastify/session over each real session store (${sessionsUnderLoad(budget.mode)} concurrent sessions per cell), IDs of growing length find each store's limit, hostile cookies are sent, and store.get/set latency is read per store; single Redis (twice: the second is the A/A control) and the Redis Cluster are compared under HTTP load, each round opening every store and server afresh and running cycles of one short window per server in a fresh order, a ratio comparing windows of the same cycle.`,
   async run(candidates, ctx) {
     const full = ctx.budget.mode === 'full'
     const hashCandidate = candidates.hashers[0]
@@ -210,19 +201,17 @@ export const storesSuite: Suite = {
       generate: c.create(),
     }))
     const labels = new Map(generators.map((g) => [g.key, g.label]))
-    const sessionsUnderLoad = full ? SESSIONS_UNDER_LOAD.full : SESSIONS_UNDER_LOAD.quick
     ctx.progress.plan(STORES.length + 1)
     const reports: StoreReport[] = []
     for (const store of STORES) {
       ctx.progress.step(store.label)
-      reports.push(
-        await runStore(store, {
-          generators,
-          users,
-          secret: 'authlab-bench-stores-suite-secret-32+',
-          sessionsUnderLoad,
-        }),
-      )
+      const options = {
+        generators,
+        users,
+        secret: SECRET,
+        sessionsUnderLoad: sessionsUnderLoad(ctx.budget.mode),
+      }
+      reports.push(await runStore(store, options))
     }
     // The cluster is started like the tests start it (scripts/redis-cluster.sh); one that will not form
     // leaves its rows failing with the reason in the notes.

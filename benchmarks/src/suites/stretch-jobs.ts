@@ -1,8 +1,9 @@
-import type { KeyDerivation, PasswordHasher, Stretcher } from '@authlab/core'
+import type { KeyDerivation, PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../discover/settings.js'
 import { STRETCH_SETTINGS } from '../keys.js'
 import type { Candidates, HashCandidate, StretchCandidate, SuiteContext } from '../types.js'
+import { message } from './common.js'
 import type { RemoteHelper } from './stretch-remote.js'
 
 /** The parameters the onepw protocol fixes (KeyServerProtocol "stretch-KDF"): not ours to choose. */
@@ -52,7 +53,6 @@ export interface Job {
 
 const chainGroup = (chain: Chain) => `${chain.id} chain (scrypt N=2^16 r=8 p=1)`
 const wallGroup = (chain: Chain) => `${chain.id} chain, wall time: [2] remote helper vs [3] local`
-export const message = (error: unknown) => (error as Error).message
 
 /** A stretch's keys as comparable text: byte arrays (Buffer or Uint8Array alike) in hex, fields sorted. */
 export function keysOf(value: unknown): string {
@@ -66,6 +66,17 @@ export function keysOf(value: unknown): string {
       .join(',')}}`
   }
   return String(value)
+}
+
+/** One stretch of `chain` with `scrypt` as its scrypt step, or undefined (and a note) when it cannot be built. */
+function stretchWith(chain: Chain, scrypt: KeyDerivation, name: string, notes: string[]) {
+  try {
+    const stretcher = chain.create({ scrypt })
+    return () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT)
+  } catch (error) {
+    notes.push(`${chain.id} with ${name}: ${message(error)}`)
+    return undefined
+  }
 }
 
 /** Rows [1], [3] and [4]: everything that runs in this process. */
@@ -91,20 +102,15 @@ export function localJobs(candidates: Candidates, chains: readonly Chain[], note
     let nativeJob: Job | undefined
     for (const { candidate, kdf } of scrypt) {
       const native = candidate.id === nativeHashers().scrypt
-      let stretcher: Stretcher
-      try {
-        stretcher = chain.create({ scrypt: kdf })
-      } catch (error) {
-        notes.push(`${chain.id} with ${candidate.id}: ${message(error)}`)
-        continue
-      }
+      const run = stretchWith(chain, kdf, candidate.id, notes)
+      if (!run) continue
       const job: Job = {
         group: chainGroup(chain),
         setting: STRETCH_SETTINGS.chain,
         id: `${chain.id}+${candidate.id}`,
         label: `${native ? '[3]' : '[4]'} scrypt: ${kdf.info.displayName}`,
         native,
-        run: () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT),
+        run,
         ...(nativeJob ? { sameKeysAs: nativeJob } : {}),
       }
       if (native) nativeJob = job
@@ -123,13 +129,8 @@ export function remoteJobs(
 ) {
   const suffix = remote.network === 'loopback' ? '' : ` (${remote.network})`
   return chains.flatMap((chain): Job[] => {
-    let stretcher: Stretcher
-    try {
-      stretcher = chain.create({ scrypt: remote.setup.scrypt })
-    } catch (error) {
-      notes.push(`${chain.id} with the remote helper: ${message(error)}`)
-      return []
-    }
+    const run = stretchWith(chain, remote.setup.scrypt, 'the remote helper', notes)
+    if (!run) return []
     const nativeJob = local.find((j) => j.group === chainGroup(chain) && j.native)
     return [
       {
@@ -139,7 +140,7 @@ export function remoteJobs(
         label: `[2] scrypt: remote helper (${remote.network})`,
         native: false,
         wall: true,
-        run: () => stretcher.stretch(EMAIL, BENCH_PASSWORD, MAIN_SALT),
+        run,
         ...(nativeJob ? { sameKeysAs: nativeJob } : {}),
       },
     ]

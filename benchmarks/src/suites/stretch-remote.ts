@@ -15,11 +15,9 @@ export function networkLabel(rttMs: number): string {
 
 export interface RemoteHelper {
   readonly setup: RemoteScryptSetup
-  /** `loopback` or `simulated RTT 30 ms`. */
   readonly network: string
   /** Where each side ran and what the network costs, for the suite's notes. */
   readonly notes: readonly string[]
-  /** Closes the client and stops the helper (drained). */
   close(): Promise<void>
 }
 
@@ -37,16 +35,13 @@ async function loopbackRoundTripMs(url: string): Promise<number> {
 }
 
 /**
- * Row [2]'s helper: its own process, pinned with taskset to the core this process (the client, which
- * also runs rows [1], [3] and [4]) measures on. A chain is sequential, so the client waits idle while
- * the helper derives and the two never compete for the core; on the same core, [2] ÷ [3] compares the
- * same scrypt on the same CPU and keeps only what the remote call adds. With the helper on the other
- * core the ratio read the two virtual CPUs' relative speed in that minute, and reversed between runs of
- * one commit (benchmarks README, the stretch suite). Whether the pin happened is said in the notes.
+ * Row [2]'s helper: its own process, pinned with taskset to the core this process (the client) measures
+ * on. A chain is sequential, so the client waits idle while the helper derives; on the same core,
+ * [2] ÷ [3] compares the same scrypt on the same CPU and keeps only what the remote call adds (on the
+ * other core it would read the two virtual CPUs' relative speed). The notes say whether the pin happened.
  *
- * The simulated round trip is the helper's own `rttMs` setting: it holds every answer half the delay
- * before queueing and half after the work, outside its scrypt slots, the way a network delays a request
- * and its answer without occupying the server. The bench adds no delay of its own.
+ * The simulated round trip is the helper's own `rttMs`: half the delay before queueing and half after
+ * the work, outside its scrypt slots, as a network delays a request without occupying the server.
  */
 export async function openRemoteHelper(start: StartRemote, rttMs: number): Promise<RemoteHelper> {
   // The client (this process) runs on the suite's measure core, the last allowed CPU.

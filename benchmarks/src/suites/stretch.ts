@@ -1,10 +1,10 @@
 import { startRemoteScrypt } from '@authlab/stretch-helper'
-import { runRounds } from '../measure/rounds.js'
 import { type Timing, timePairs, timeRound } from '../measure/sample.js'
 import { median } from '../measure/stats.js'
 import { CONTROL_FLAG, summarizeRatio } from '../measure/verdict.js'
 import type { Budget, Candidates, Suite, SuiteContext, SuiteResult, SuiteRow } from '../types.js'
-import { type Chain, type Job, localJobs, message, remoteJobs, warmUp } from './stretch-jobs.js'
+import { CONTROL_SUFFIX, candidateRounds, controlOf, defined, message, ratioTo } from './common.js'
+import { type Chain, type Job, localJobs, remoteJobs, warmUp } from './stretch-jobs.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './stretch-remote.js'
 
 const method = ({ stretch: budget }: Budget) =>
@@ -42,27 +42,23 @@ async function runStretch(
     }
     // The A/A control: the first native job again, as a separate job.
     const base = jobs.find((j) => j.native)
-    if (base)
-      jobs.push({ ...base, id: `${base.id} (A/A)`, label: `${base.label} [A/A control]`, native: false })
+    if (base) jobs.push({ ...controlOf(base), native: false })
     const budget = ctx.budget.stretch
-    const rounds = budget.rounds
-    ctx.progress.plan(jobs.length * (rounds + 1))
+    ctx.progress.plan(jobs.length * (budget.rounds + 1))
     const live = await warmUp(jobs, ctx, notes)
-    const control = live.find((j) => j.id.endsWith(' (A/A)'))
+    const control = live.find((j) => j.id.endsWith(CONTROL_SUFFIX))
     const before = remote?.setup.scrypt.stats()
-    const measured = await runRounds({
+    const measured = await candidateRounds(ctx, notes, {
       candidates: live,
       budget,
-      seed: ctx.seed,
-      measure: async (job, round): Promise<Round> => {
-        ctx.progress.step(`round ${round + 1} · ${job.label}`)
+      name: (job) => job,
+      measure: async (job): Promise<Round> => {
         const clock = job.wall ? 'wall' : 'cpu'
         const partner = baselineOf(job, live, control, base)
         if (!partner || partner === job) return timeRound(job.run, budget.roundMs, clock)
         const paired = await timePairs(job.run, partner.run, budget.roundMs, clock)
         return { ...paired.candidate, vs: paired.vsBaseline }
       },
-      onError: (job, error) => notes.push(`${job.id}: a round failed (${message(error)})`),
       // Pairing is inside a round (each call beside its baseline's), so a job races alone.
       comparisons: (job, results) => {
         const partner = baselineOf(job, live, control, base)
@@ -89,7 +85,6 @@ async function runStretch(
 
 const cpuOf = (timings: readonly (Timing | undefined)[]) => timings.map((t) => t?.cpuMs)
 const wallOf = (timings: readonly (Timing | undefined)[]) => timings.map((t) => t?.wallMs)
-const clean = (values: readonly (number | undefined)[]) => values.filter((v): v is number => v !== undefined)
 /** Per-round paired ratios; a baseline is its own (1) in every round it was measured. */
 const vsOf = (timings: readonly (Round | undefined)[]) => timings.flatMap((t) => (t ? [t.vs ?? 1] : []))
 
@@ -105,25 +100,39 @@ function baselineOf(job: Job, live: readonly Job[], control: Job | undefined, ba
   return live.find((j) => j.group === job.group && j.native)
 }
 
-/** Rows [1], [3], [4] and the A/A control: ops per CPU-second of this process, ratio to the native job. */
-function cpuRow(job: Job, nativeJob: Job | undefined, control: Job | undefined, timings: Timings): SuiteRow {
-  const cpu = cpuOf(timings(job))
-  const ms = clean(cpu)
+/** Ops per second of `of`, in the group of `job`: 1000 ÷ the median ms per call, and each round's rate. */
+function opsRow(
+  job: Job,
+  of: Job,
+  unit: string,
+  ms: readonly (number | undefined)[],
+  rest: Pick<SuiteRow, 'ratios' | 'details' | 'flags'>,
+): SuiteRow {
+  const clean = defined(ms)
   return {
     group: job.group,
     key: { setting: job.setting, operation: 'derive' },
-    candidate: job.id,
-    label: job.label,
-    value: 1000 / median(ms),
-    unit: 'ops/CPU-s',
+    candidate: of.id,
+    label: of.label,
+    value: 1000 / median(clean),
+    unit,
     higherIsBetter: true,
-    rounds: ms.map((v) => 1000 / v),
-    ratios: nativeJob
-      ? [summarizeRatio({ label: nativeJob.label, against: nativeJob.id }, vsOf(timings(job)))]
-      : [],
-    details: { 'CPU ms (median)': median(ms), 'wall ms (median)': median(clean(wallOf(timings(job)))) },
-    flags: job.native ? ['baseline'] : job === control ? [CONTROL_FLAG] : [],
+    rounds: clean.map((v) => 1000 / v),
+    ...rest,
   }
+}
+
+/** Rows [1], [3], [4] and the A/A control: ops per CPU-second of this process, ratio to the native job. */
+function cpuRow(job: Job, nativeJob: Job | undefined, control: Job | undefined, timings: Timings): SuiteRow {
+  const cpu = cpuOf(timings(job))
+  return opsRow(job, job, 'ops/CPU-s', cpu, {
+    ratios: nativeJob ? [ratioTo(nativeJob, vsOf(timings(job)))] : [],
+    details: {
+      'CPU ms (median)': median(defined(cpu)),
+      'wall ms (median)': median(defined(wallOf(timings(job)))),
+    },
+    flags: job.native ? ['baseline'] : job === control ? [CONTROL_FLAG] : [],
+  })
 }
 
 /**
@@ -132,30 +141,21 @@ function cpuRow(job: Job, nativeJob: Job | undefined, control: Job | undefined, 
  */
 function wallRows(job: Job, timings: Timings, retried: number): SuiteRow[] {
   const row = (of: Job, ratios: SuiteRow['ratios'], flags: string[]): SuiteRow => {
-    const wall = clean(wallOf(timings(of)))
-    return {
-      group: job.group,
-      key: { setting: job.setting, operation: 'derive' },
-      candidate: of.id,
-      label: of.label,
-      value: 1000 / median(wall),
-      unit: 'ops/s (wall)',
-      higherIsBetter: true,
-      rounds: wall.map((v) => 1000 / v),
-      ratios,
-      details: {
-        'wall ms (median)': median(wall),
-        'client CPU ms (median)': median(clean(cpuOf(timings(of)))),
-      },
-      flags,
+    const wall = wallOf(timings(of))
+    const details = {
+      'wall ms (median)': median(defined(wall)),
+      'client CPU ms (median)': median(defined(cpuOf(timings(of)))),
     }
+    return opsRow(job, of, 'ops/s (wall)', wall, { ratios, details, flags })
   }
   const local = job.sameKeysAs
   const retries =
     retried > 0 ? [`noisy: ${retried} retried helper calls (their backoff is in the wall time)`] : []
   if (!local) return [row(job, [], retries)]
-  const ratio = summarizeRatio({ label: local.label, against: local.id }, vsOf(timings(job)))
-  return [row(local, [], ['baseline', 'same rounds as its CPU-time row']), row(job, [ratio], retries)]
+  return [
+    row(local, [], ['baseline', 'same rounds as its CPU-time row']),
+    row(job, [ratioTo(local, vsOf(timings(job)))], retries),
+  ]
 }
 
 export interface StretchSuiteOptions {

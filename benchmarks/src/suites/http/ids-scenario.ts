@@ -1,10 +1,10 @@
 import type { Framework } from '@authlab/servers'
 import { HTTP_CEILING as CEILING } from '../../discover/baselines.js'
-import { runRounds } from '../../measure/rounds.js'
 import { median } from '../../measure/stats.js'
-import { CONTROL_FLAG, summarizeRatio } from '../../measure/verdict.js'
+import { CONTROL_FLAG } from '../../measure/verdict.js'
 import { goalText } from '../../report/words.js'
 import type { HttpBudget, IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
+import { controlOf, defined, ratioTo, wholeRounds } from '../common.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
 import { alternatingWindows, cycleRatio, type LoadSource, openLoad } from './window.js'
@@ -20,9 +20,8 @@ const STEADY = 0.1
 
 /**
  * Loads a fresh server in cycles of one window per generator until two cycles in a row agree within
- * STEADY, at most `warmupSec`. A fresh fastify server alone on a core served 1.4 k req/s in its first
- * quarter second and 14 k from about 1.5 s on (JIT tiers, the young generation sizing itself); windows
- * measured on that ramp compared generators at different points of it.
+ * STEADY, at most `warmupSec`: a fresh server speeds up about tenfold over its first 1.5 s (JIT tiers,
+ * the young generation sizing itself), and windows on that ramp would compare different points of it.
  */
 async function warmUntilSteady(load: LoadSource, generators: number, budget: HttpBudget): Promise<void> {
   let previous = 0
@@ -34,8 +33,6 @@ async function warmUntilSteady(load: LoadSource, generators: number, budget: Htt
     previous = completed
   }
 }
-
-const CONTROL_SUFFIX = ' (A/A)'
 
 export interface IdsScenario {
   readonly framework: Framework
@@ -56,24 +53,16 @@ type RoundRates = ReadonlyMap<IdCandidate, readonly (number | undefined)[]>
 
 /**
  * ids-in-framework: GET / without a cookie, so every request generates an ID and stores a session.
- * Every round starts one fresh server on the servers' core that holds every candidate's generator and
- * lets the request pick one by a header (a process per round: the interval resamples processes; the
- * store starts empty each round, since the size of a store grown over the rounds of a reused server,
- * through its GC, moves its rate more than any generator does). The server is warmed
- * until its rate stops rising, then the round runs `windows` cycles of one short window per candidate,
- * in a fresh order each cycle, on kept-alive connections: a ratio compares windows of the same cycle,
- * a second or so apart, so the machine's speed and the store's size at that moment are in both. A
- * server per candidate alive side by side on one core spread the same ratios by ±30 % (each idle
- * server's collections landed in the others' windows). Rounds come from the one round scheduler
- * (racing while a ratio is undecided), verdicts from the one verdict rule.
+ * Every round starts one fresh server on the servers' core holding every candidate's generator, picked
+ * per request by a header: one server, since idle servers side by side collect garbage in each other's
+ * windows, and a fresh one, since a store grown over rounds moves the rate more than any generator. It
+ * is warmed until its rate stops rising, then runs `windows` cycles of one short window per candidate
+ * in a fresh order: a ratio compares windows of the same cycle, which share the machine's speed.
  */
 export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): Promise<SuiteRow[]> {
   const { framework, budget } = scenario
   const first = scenario.ids.find((c) => c.id === scenario.baselines[0])
-  const control =
-    scenario.control && first
-      ? { ...first, id: `${first.id}${CONTROL_SUFFIX}`, label: `${first.label} [A/A control]` }
-      : undefined
+  const control = scenario.control && first ? controlOf(first) : undefined
   const list = control ? [...scenario.ids, control] : [...scenario.ids]
   const spec: ServerSpec = {
     framework,
@@ -103,29 +92,21 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
     (candidate === control ? scenario.baselines.slice(0, 1) : scenario.baselines).flatMap((id) => {
       const base = scenario.ids.find((c) => c.id === id)
       if (!base || (base === candidate && id !== CEILING)) return []
-      const perRound = rounds.flatMap((r) => {
-        const ratio = cycleRatio(r?.get(candidate) ?? [], r?.get(base) ?? [])
-        return ratio === undefined ? [] : [ratio]
-      })
-      return [summarizeRatio({ label: base.label, against: base.id }, perRound)]
+      const perRound = rounds.map((r) => cycleRatio(r?.get(candidate) ?? [], r?.get(base) ?? []))
+      return [ratioTo(base, defined(perRound))]
     })
-  const ROUND = 'round'
-  const measured = await runRounds({
-    candidates: [ROUND],
+  const rounds = await wholeRounds({
     budget,
     seed: ctx.seed,
-    measure: (_, round) => measureRound(round),
+    measure: measureRound,
     onError: () => {},
-    // Every server runs in every round, so a round is run again while any ratio is undecided.
-    comparisons: (_, results) =>
-      list.flatMap((c) => ratiosIn(results.get(ROUND) ?? [], c).map((ratio) => ({ ratio }))),
+    ratios: (rounds) => list.flatMap((c) => ratiosIn(rounds, c)),
   })
-  const rounds = measured.get(ROUND) ?? []
   return list.map((candidate) => {
     const samples: RoundSample[] = rounds.flatMap((r) => {
       const windows = r?.get(candidate) ?? []
       if (windows.length === 0) return []
-      const clean = windows.filter((v): v is number => v !== undefined)
+      const clean = defined(windows)
       return [{ value: median(clean), failures: windows.length - clean.length }]
     })
     const summary = summarizeRounds(samples)

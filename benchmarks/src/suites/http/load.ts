@@ -4,15 +4,14 @@ import { processCpuMs } from '../../measure/process-cpu.js'
 export interface LoadOptions {
   readonly path: string
   readonly connections: number
-  /** Seconds to run; or a fixed number of requests (`amount`). */
-  readonly durationSec?: number
-  readonly amount?: number
+  /** The number of requests to send. */
+  readonly amount: number
   readonly method?: 'GET' | 'POST'
   readonly body?: string
   /**
    * The server's process id: its CPU time (every thread) is read at the start and at the last answer,
    * so work after it (a request sent beyond `amount`, which the server still serves) stays out of the
-   * window, as it stays out of the rate. Read only at the last `connections` answers of an `amount`.
+   * window, as it stays out of the rate. Read only at the last `connections` answers.
    */
   readonly serverPid?: number
 }
@@ -23,9 +22,6 @@ export interface LoadResult {
   readonly total: number
   /** autocannon's errors + timeouts + non-2xx answers: a round with any is marked, not averaged in. */
   readonly failures: number
-  /** autocannon's own per-request p50 and p99 (closed loop: blind to coordinated omission). */
-  readonly p50Ms: number
-  readonly p99Ms: number
   /** performance.now() when the load started and when its last response arrived. */
   readonly startedAt: number
   readonly lastResponseAt: number
@@ -37,7 +33,6 @@ function optionsFor(url: string, options: LoadOptions): autocannon.Options {
   return {
     url: new URL(options.path, url).href,
     connections: options.connections,
-    duration: options.durationSec ?? 10,
     amount: options.amount,
     method: options.method ?? 'GET',
     body: options.body,
@@ -67,8 +62,6 @@ export function load(url: string, options: LoadOptions): Promise<LoadResult> {
         requestsPerSec: total / ((lastResponseAt - startedAt) / 1000),
         total,
         failures: result.errors + result.timeouts + result.non2xx,
-        p50Ms: result.latency.p50,
-        p99Ms: result.latency.p99,
         startedAt,
         lastResponseAt,
         ...(cpuAtStart !== undefined && cpuAtLast !== undefined
@@ -80,8 +73,7 @@ export function load(url: string, options: LoadOptions): Promise<LoadResult> {
       lastResponseAt = performance.now()
       answers++
       // /proc is read near the end only: one read per answer would be the load generator's own work.
-      if (pid !== undefined && answers > (options.amount ?? 0) - options.connections)
-        cpuAtLast = processCpuMs(pid)
+      if (pid !== undefined && answers > options.amount - options.connections) cpuAtLast = processCpuMs(pid)
     })
   })
 }

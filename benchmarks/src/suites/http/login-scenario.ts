@@ -18,27 +18,22 @@ import {
   withServers,
 } from './servers.js'
 
-export interface LoginEntry {
+interface LoginEntry {
   readonly candidate: HashCandidate
   readonly setting: CostSetting
   /** The configured hasher's own name: a multi-algorithm package is labelled by what it runs here. */
   readonly label: string
-  readonly limit: Limit
-}
-
-interface Limit {
+  /** The limit: one verify's ms, and cores ÷ that, the logins/s of a server that does nothing but hash. */
   readonly singleMs: number
-  /** cores ÷ single-hash time: the logins/s of a server that does nothing but hash. */
   readonly perSec: number
+  /** Logins per round. */
   readonly logins: number
 }
 
 /**
- * Every hasher at each cost-equalised setting it implements (quick: one setting per algorithm family), with
- * its limit on `placement.serverCores` cores, timed once for both frameworks, one process at a time, in a
- * fresh process on the servers' core. The limit also sizes each round: a fixed number of logins, about
- * `loginSec` at the limit, so a slow hasher still completes several (a fixed-time window counted whole
- * hashes, and none at all for a 500 ms hash).
+ * Every hasher at each cost-equalised setting it implements (quick: one per family), with its limit on
+ * `placement.serverCores` cores, timed once in a fresh process on the servers' core. The limit sizes each
+ * round: about `loginSec` of logins, counted, so a slow hasher still completes several.
  */
 export async function loginEntries(
   hashers: readonly HashCandidate[],
@@ -63,12 +58,7 @@ export async function loginEntries(
       })
       const perSec = (placement.serverCores * 1000) / singleMs
       const logins = Math.max(4, Math.round(perSec * budget.loginSec))
-      entries.push({
-        candidate,
-        setting,
-        label: hasher.info.displayName,
-        limit: { singleMs, perSec, logins },
-      })
+      entries.push({ candidate, setting, label: hasher.info.displayName, singleMs, perSec, logins })
     }
   }
   return entries
@@ -138,7 +128,7 @@ export async function loginScenario(
         ctx.progress.step(`${framework} login · ${e.label} @ ${e.setting.label}`)
         const { url, pid } = serverOf.get(e) as ServerProcess
         const probe = startProbe(url, '/health', PROBE_PER_SECOND)
-        const login = await load(url, { ...post, amount: e.limit.logins, serverPid: pid })
+        const login = await load(url, { ...post, amount: e.logins, serverPid: pid })
         const health = await probe.finish(login.startedAt, login.lastResponseAt)
         const failures = login.failures + health.failures
         samples.get(e)?.push({ value: login.requestsPerSec, failures })
@@ -150,7 +140,6 @@ export async function loginScenario(
     }
   })
   return entries.map((e) => {
-    const limit = e.limit
     const summary = summarizeRounds(samples.get(e) ?? [])
     const health = probes.get(e) ?? []
     const medianOf = (pick: (probe: ProbeLatency) => number) => finite(median(health.map(pick)))
@@ -158,12 +147,11 @@ export async function loginScenario(
     // the servers' core) plus the server's own work (timed on the no-hash server); each clean round's
     // rate is divided by it. Without the server's own work it is only an upper bound no server reaches.
     // The health checks arriving meanwhile take their own share of the core first (measured alone).
-    const withOwnWork = own.cpuMs === undefined ? undefined : limit.singleMs + own.cpuMs
+    const withOwnWork = own.cpuMs === undefined ? undefined : e.singleMs + own.cpuMs
     const perSec =
       withOwnWork === undefined
-        ? limit.perSec
-        : ((limit.perSec * limit.singleMs) / withOwnWork) *
-          Math.max(0, 1 - own.probeShare / placement.serverCores)
+        ? e.perSec
+        : ((e.perSec * e.singleMs) / withOwnWork) * Math.max(0, 1 - own.probeShare / placement.serverCores)
     const ratio = summarizeRatio(
       {
         label:
@@ -192,14 +180,14 @@ export async function loginScenario(
         'GET /health p99 ms': medianOf((probe) => probe.p99Ms),
         'GET /health max ms': medianOf((probe) => probe.maxMs),
         'limit logins/s': perSec,
-        'single verify ms': limit.singleMs,
+        'single verify ms': e.singleMs,
         "server's own work ms/login": finite(own.cpuMs ?? Number.NaN),
         'health checks % of core': finite((100 * own.probeShare) / placement.serverCores),
-        'limit without own work': limit.perSec,
+        'limit without own work': e.perSec,
         'server CPU ms/login': finite(cpu),
         // Logins/s × CPU per login ÷ cores: the share of the servers' core the logins kept busy.
         'core busy %': finite((100 * summary.median * cpu) / 1000 / placement.serverCores),
-        'logins per round': limit.logins,
+        'logins per round': e.logins,
         ...spreadFields(summary),
       },
       flags: [...roundFlags(summary), ...limitFlags(ratio)],

@@ -3,17 +3,14 @@ import { quantile } from '../../measure/stats.js'
 
 /**
  * An open-loop health probe: GET `path` at a fixed rate, each request sent on schedule whether or not the
- * earlier ones were answered (a pool of keep-alive sockets, one per request in flight), and each latency
- * counted from the moment the request was *due*, not from when it went out.
+ * earlier ones were answered (one keep-alive socket per request in flight), each latency counted from
+ * when the request was *due*.
  *
- * A closed-loop client (one connection, the next request when the last answer arrives) sends one request
- * per stall and thousands while the server is free, so its p99 stays near the idle round trip when the
- * event loop is blocked most of the time — coordinated omission (Gil Tene, "How NOT to measure latency";
- * HdrHistogram's recordValueWithExpectedInterval). Worse, back to back it keeps the server's event loop
- * always runnable: on a pinned core the kernel then shares that core between the loop and the libuv
- * threads, and a hasher off the main thread lost a fifth of its logins/s to the probe itself (native
- * bcrypt at 0.71–0.75 of its limit). At a fixed low rate the probe costs a few per cent of the core, and
- * the latency it reports is what a health check arriving at that moment waited.
+ * A closed-loop client sends one request per stall and thousands while the server is free, so its p99
+ * stays near the idle round trip while the loop is blocked — coordinated omission (Gil Tene, "How NOT to
+ * measure latency"; HdrHistogram's recordValueWithExpectedInterval) — and, back to back, it keeps the
+ * server's loop runnable, taking the pinned core from the libuv threads. At a fixed low rate the probe
+ * costs a few per cent of the core.
  */
 export interface ProbeSample {
   /** performance.now() when the request was due. */

@@ -7,20 +7,11 @@ export interface RoundSample {
   readonly failures: number
 }
 
-export interface RoundSummary {
-  /** Median over the clean rounds (NaN when none was clean). */
-  readonly median: number
-  readonly min: number
-  readonly max: number
-  /** (max − min) / median over the clean rounds, in percent: the run-to-run spread. */
-  readonly spreadPct: number
-  readonly cleanRounds: number
-  readonly markedRounds: number
-  /** Errors + timeouts + non-2xx summed over every round, marked ones included. */
-  readonly failures: number
-}
-
-export function summarizeRounds(samples: readonly RoundSample[]): RoundSummary {
+/**
+ * The clean rounds' median (NaN when none was clean), min, max and spread ((max − min) ÷ median, in
+ * percent); `failures` sums every round's, marked ones included.
+ */
+export function summarizeRounds(samples: readonly RoundSample[]) {
   const clean = samples.filter((sample) => sample.failures === 0).map((sample) => sample.value)
   const mid = median(clean)
   const min = clean.length > 0 ? Math.min(...clean) : Number.NaN
@@ -35,6 +26,8 @@ export function summarizeRounds(samples: readonly RoundSample[]): RoundSummary {
     failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
   }
 }
+
+type RoundSummary = ReturnType<typeof summarizeRounds>
 
 /** Results files hold numbers only; a figure without a clean round is 0, and its row is flagged. */
 export function finite(value: number): number {

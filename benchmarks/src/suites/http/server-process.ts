@@ -1,7 +1,6 @@
 /**
- * Entry point of one server process for the http suite: the server runs in its own process so it can
- * be pinned to one core while autocannon runs on another, so neither steals the other's CPU time. The candidates are
- * discovered here exactly as in the bench process, so a candidate is named by its id, never rebuilt.
+ * Entry point of one server process for the http suite, pinned to one core while the load runs on
+ * another. The candidates are discovered here as in the bench process, so a candidate is named by its id.
  *
  * `server-process.js <spec>`: prints one JSON line `{ "url": … }` when listening; exits when its stdin
  * closes (the bench is gone). `server-process.js <spec> --time-verify <MeasureOptions>`: prints
@@ -22,7 +21,7 @@ async function resolveSpec(spec: ServerSpec): Promise<{ generators: IdCandidate[
   // The repository root: this file is benchmarks/{src,dist}/suites/http/server-process.
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..')
   const ids = spec.generators ?? [spec.generator]
-  // Only the packages this server runs: importing every strategy made each start cost seconds of CPU.
+  // Only the packages this server runs: importing every strategy costs seconds of CPU per start.
   const { candidates } = await loadCandidates(root, { only: new Set([...ids, spec.hasher]) })
   const generators = ids.map((id) => candidates.ids.find((candidate) => candidate.id === id))
   if (generators.some((g) => g === undefined)) throw new Error(`unknown candidate in ${JSON.stringify(spec)}`)

@@ -14,7 +14,7 @@ export interface ServerProcess {
 }
 
 /** Starts a server process (on `cpu` when given and taskset exists) and waits for its URL. */
-export async function startServerProcess(spec: ServerSpec, cpu: number | undefined): Promise<ServerProcess> {
+async function startServerProcess(spec: ServerSpec, cpu: number | undefined): Promise<ServerProcess> {
   const { child, firstLine } = spawnJsonChild(ENTRY, [JSON.stringify(spec)], cpu)
   const { url } = (await firstLine) as { url: string }
   return {
@@ -47,21 +47,6 @@ export async function timeVerifyInProcess(
   return ((await firstLine) as { singleMs: number }).singleMs
 }
 
-/** Starts every server at once; if one fails, stops the others before rethrowing, so none is left behind. */
-export async function startServerProcesses(
-  specs: readonly ServerSpec[],
-  cpu: number | undefined,
-): Promise<ServerProcess[]> {
-  const settled = await Promise.allSettled(specs.map((spec) => startServerProcess(spec, cpu)))
-  const failed = settled.find((result) => result.status === 'rejected')
-  const started = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
-  if (failed) {
-    await Promise.all(started.map((server) => server.stop()))
-    throw (failed as PromiseRejectedResult).reason
-  }
-  return started
-}
-
 /** What one server process runs: candidates named by id, rebuilt by the process's own discovery. */
 export interface ServerSpec {
   readonly framework: Framework
@@ -89,14 +74,20 @@ export const GENERATOR_HEADER = 'x-authlab-generator'
 /** The account every login server holds, with BENCH_PASSWORD. */
 export const BENCH_USER = 'bench'
 
-/** Starts one server per spec, runs `body` over them, and stops every server whatever happens. */
+/**
+ * Starts one server per spec at once, runs `body` over them, and stops every server whatever happens
+ * (if one fails to start, the others are stopped before the error is rethrown).
+ */
 export async function withServers<R>(
   specs: readonly ServerSpec[],
   cpu: number | undefined,
   body: (servers: readonly ServerProcess[]) => Promise<R>,
 ): Promise<R> {
-  const servers = await startServerProcesses(specs, cpu)
+  const settled = await Promise.allSettled(specs.map((spec) => startServerProcess(spec, cpu)))
+  const servers = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
   try {
+    const failed = settled.find((result) => result.status === 'rejected')
+    if (failed) throw (failed as PromiseRejectedResult).reason
     return await body(servers)
   } finally {
     await Promise.all(servers.map((server) => server.stop()))

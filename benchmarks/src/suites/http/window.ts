@@ -20,10 +20,8 @@ export interface LoadSource {
 }
 
 /**
- * Closed-loop GET load on kept-alive connections, opened once per server and reused by every window.
- * Short alternating windows on two servers are what pairs their rates in time; a load tool that opens
- * its connections per run (autocannon) spends a short window mostly connecting, and reads a server
- * far below its rate.
+ * Closed-loop GET load on kept-alive connections, opened once per server and reused by every window:
+ * a load tool that connects per run (autocannon) spends a short window mostly connecting.
  */
 export function openLoad(
   url: string,
@@ -63,10 +61,9 @@ export function openLoad(
 }
 
 /**
- * One round's ratio of two candidates measured in alternating windows: the median over cycles of
- * own ÷ base window rates of the same cycle (undefined marks a window with failures, which drops its
- * cycle). Windows of one cycle are a second or so apart, so the machine's speed at that moment is in
- * both; undefined when no cycle had both.
+ * One round's ratio of two candidates measured in alternating windows: the median over cycles of own ÷
+ * base rates of the same cycle (a window with failures, undefined, drops its cycle); undefined when no
+ * cycle had both.
  */
 export function cycleRatio(
   own: readonly (number | undefined)[],
