@@ -11,6 +11,7 @@ import {
 } from '@authlab/core'
 import type { HashCandidate } from '../types.js'
 import type { Skipped } from './candidates.js'
+import { needsNewerNode } from './references.js'
 
 /** better-auth's password module as the bench installs it: its own code is loaded, never retyped. */
 const fromBench = createRequire(import.meta.url)
@@ -65,20 +66,8 @@ const sameParams = (params: Readonly<Record<string, number>>) =>
   Object.keys(params).length === Object.keys(BETTER_AUTH_PARAMS).length &&
   Object.entries(BETTER_AUTH_PARAMS).every(([key, value]) => params[key] === value)
 
-type Argon2Sync = (
-  algorithm: 'argon2id',
-  parameters: {
-    message: Uint8Array
-    nonce: Uint8Array
-    parallelism: number
-    tagLength: number
-    memory: number
-    passes: number
-  },
-) => Uint8Array
-
 /** Node's argon2Sync (Node >= 24.7), read at call time: a named import would fail to load on Node 22. */
-const argon2Sync = (nodeCrypto as unknown as { argon2Sync?: Argon2Sync }).argon2Sync
+const argon2Sync = (nodeCrypto as { argon2Sync?: typeof nodeCrypto.argon2Sync }).argon2Sync
 
 const ARGON2_SYNC_LABEL = 'argon2id (node:crypto argon2Sync) [ref]'
 
@@ -158,15 +147,9 @@ export function atLargerMemory(hashers: readonly HashCandidate[]): HashCandidate
   })
 }
 
-/** References this Node cannot run, with the reason: listed as skipped, never created. */
 export const HASH_REFERENCE_SKIPS: readonly Skipped[] = argon2Sync
   ? []
-  : [
-      {
-        name: 'ref:crypto.argon2Sync',
-        reason: `needs Node >= 24.7 (crypto.argon2Sync); this is Node ${process.versions.node}`,
-      },
-    ]
+  : [needsNewerNode('ref:crypto.argon2Sync', '24.7', 'crypto.argon2Sync')]
 
 export const HASH_REFERENCES: readonly HashCandidate[] = [
   {
