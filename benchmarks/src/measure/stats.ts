@@ -42,9 +42,8 @@ export function shuffle<T>(items: readonly T[], random: () => number): T[] {
 }
 
 /**
- * The k-th smallest (from 0) of `values`, which it reorders so that none before index k is larger and
- * none after it smaller (Hoare, "Algorithm 65: FIND", CACM 1961): linear on average where a sort is
- * n log n, so a bootstrap of many rounds costs its resamples, not their sorting.
+ * The k-th smallest (from 0) of `values`, reordered so none before k is larger and none after smaller
+ * (Hoare, "Algorithm 65: FIND", CACM 1961): linear on average, so a bootstrap costs its resamples, not sorts.
  */
 export function selectInPlace(values: Float64Array, k: number): number {
   let [left, right] = [0, values.length - 1]
@@ -86,8 +85,7 @@ const BOOTSTRAP_RESAMPLES = 2000
 
 /**
  * 95 % percentile-bootstrap interval of the median (Efron & Tibshirani, An Introduction to the Bootstrap,
- * ch. 13). Seeded, so the same rounds always give the same interval. With 5 rounds it is the range of the
- * rounds: the honest answer for so few.
+ * ch. 13), seeded. With 5 rounds it is their range: the honest answer for so few.
  */
 export function medianInterval(values: readonly number[], seed = 1): Interval {
   if (values.length === 0) return { low: Number.NaN, high: Number.NaN }
@@ -151,11 +149,9 @@ export function shiftInterval(a: readonly number[], b: readonly number[], alpha:
 }
 
 /**
- * The m·n differences y − x (x from a, y from b) without listing them: the k-th smallest is found by
- * bisection over values, counting the differences at or below a value in O(m + n) on the sorted
- * samples (the sorted matrix X + Y of Frederickson & Johnson 1982, searched by value). Each step is
- * linear, so two samples of 12,000 rounds cost a few million operations instead of 144 million
- * differences held and sorted.
+ * The m·n differences y − x (x from a, y from b) without listing them: the k-th smallest by bisection
+ * over values, counting the differences at or below a value in O(m + n) on the sorted samples (the
+ * sorted matrix X + Y of Frederickson & Johnson 1982, searched by value), never m·n held and sorted.
  */
 function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
   const xs = [...a].sort((x, y) => x - y)
@@ -212,16 +208,10 @@ function exactCounts(m: number, n: number): number[] {
   const key = `${m},${n}`
   const known = exactTables.get(key)
   if (known) return known
-  const counts = countOrderings(m, n)
-  exactTables.set(key, counts)
-  return counts
-}
-
-function countOrderings(m: number, n: number): number[] {
   // counts[i][j][u] built row by row: f(i, j, u) = f(i − 1, j, u − j) + f(i, j − 1, u).
   let previous: number[][] = Array.from({ length: n + 1 }, () => [1])
   for (let i = 1; i <= m; i++) {
-    const current: number[][] = [Array.from({ length: 1 }, () => 1)]
+    const current: number[][] = [[1]]
     for (let j = 1; j <= n; j++) {
       const size = i * j + 1
       const row = new Array<number>(size).fill(0)
@@ -232,7 +222,9 @@ function countOrderings(m: number, n: number): number[] {
     }
     previous = current
   }
-  return previous[n] as number[]
+  const counts = previous[n] as number[]
+  exactTables.set(key, counts)
+  return counts
 }
 
 export interface RankTest {
