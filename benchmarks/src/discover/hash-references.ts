@@ -33,10 +33,8 @@ const asText = (password: Password) =>
 
 /**
  * better-auth's default email-and-password hasher, `hashPassword`/`verifyPassword` from
- * @better-auth/utils/password. Under Node that export resolves to `password.node.mjs`, scrypt through
- * node:crypto (on the libuv threadpool); the salt is the 32-character hex string of 16 random bytes,
- * used as text, and the result is stored as `saltHex:keyHex`. Its parameters are fixed: it takes no
- * options.
+ * @better-auth/utils/password: under Node `password.node.mjs`, node:crypto scrypt on the threadpool, the
+ * salt the hex text of 16 random bytes, stored as `saltHex:keyHex`. Fixed parameters: it takes no options.
  */
 export function createBetterAuthHasher(options?: Record<string, unknown>): PasswordHasher {
   const keys = Object.keys(options ?? {})
@@ -120,8 +118,8 @@ const LARGER_ARGON2 = ARGON2ID.bench.find(
 const AT_LARGER_MEMORY: readonly string[] = ['@authlab/hash-node-crypto-argon2', 'ref:crypto.argon2Sync']
 
 /**
- * Each of AT_LARGER_MEMORY present in `hashers`, configured at LARGER_ARGON2 as its defaults, under its
- * own key. In the cost-equalised settings it is not a candidate (the original runs them all).
+ * Each of AT_LARGER_MEMORY in `hashers`, at LARGER_ARGON2 as its defaults, under its own key; never a
+ * candidate of the cost-equalised settings (the original runs them all).
  */
 export function atLargerMemory(hashers: readonly HashCandidate[]): HashCandidate[] {
   const setting = LARGER_ARGON2

@@ -68,11 +68,10 @@ export async function settle(): Promise<void> {
 }
 
 /**
- * One round's figure for an operation: after `settle()`, the operation is repeated until `minMs` of
- * CPU time is spent (at least once), and the median of its calls is kept, so one call that paid for a page
- * fault storm or a collection does not become the round's figure. `budget: 'wall'` counts wall time
- * instead, for work done mostly by another process (a remote helper), where this process's CPU time
- * would take dozens of calls to add up.
+ * One round's figure for an operation: after `settle()`, the operation is repeated until `minMs` of CPU
+ * time is spent (at least once), and the median call kept, so one call that paid for a page-fault storm
+ * or a collection is not the round's figure. `budget: 'wall'` counts wall time, for work done mostly by
+ * another process (a remote helper), where this process's CPU time would take dozens of calls to add up.
  */
 export async function timeRound(
   fn: () => Promise<unknown>,

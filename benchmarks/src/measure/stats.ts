@@ -157,8 +157,7 @@ function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
   const xs = [...a].sort((x, y) => x - y)
   const ys = [...b].sort((x, y) => x - y)
   const [m, n] = [xs.length, ys.length]
-  // For each y, the differences y − x fall as x rises; the first x whose difference is ≤ v only moves
-  // right as y rises, so one pass counts them all.
+  // For each y, y − x falls as x rises, and the first x with y − x ≤ v moves right as y rises: one pass.
   const atOrBelow = (v: number): number => {
     let [count, i] = [0, 0]
     for (const y of ys) {
@@ -182,8 +181,8 @@ function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
       let low = (ys[0] as number) - (xs[m - 1] as number)
       if (atOrBelow(low) >= k) return low
       let high = (ys[n - 1] as number) - (xs[0] as number)
-      // atOrBelow(low) < k ≤ atOrBelow(high): halve until no double lies between. Halving the widest
-      // finite interval reaches adjacent doubles within about 2,100 steps (2^1024 down to 2^-1074).
+      // atOrBelow(low) < k ≤ atOrBelow(high): halve until no double lies between, within about 2,100
+      // steps for the widest finite interval (2^1024 down to 2^-1074).
       for (let step = 0; step < 2200; step++) {
         const mid = low + (high - low) / 2
         if (mid <= low || mid >= high) break

@@ -149,10 +149,9 @@ function unreadableReason(error: unknown): string {
 }
 
 /**
- * Bounds on what one results file may cost to read, judge and compare, about ten times what the bench
- * writes: its largest committed file is 388 KB with 6,022 rounds in all (at most 40 per ratio, the full
- * mode's maxRounds). Every ratio's interval is a bootstrap of its rounds, so the work of reading a file
- * grows with its rounds in all, whichever rows hold them.
+ * Bounds on what one results file may cost to read, judge and compare: about ten times what the bench
+ * writes (at most 40 rounds per ratio, the full mode's maxRounds). Every ratio's interval is a bootstrap
+ * of its rounds, so the work of reading a file grows with its rounds in all.
  */
 export const MAX_RESULTS_BYTES = 4 * 2 ** 20
 export const MAX_ROUNDS_READ = 50_000
