@@ -26,25 +26,22 @@ export function allowedCpus(): number[] {
   }
 }
 
-/** True when util-linux `taskset` is on PATH; without it nothing is pinned (and the notes say so). */
-export function hasTaskset(): boolean {
+/** Runs util-linux `taskset` with `args`: false when it fails or is not on PATH. */
+function taskset(args: readonly string[]): boolean {
   try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' })
+    execFileSync('taskset', args, { stdio: 'ignore' })
     return true
   } catch {
     return false
   }
 }
 
+/** True when `taskset` is on PATH; without it nothing is pinned (and the notes say so). */
+export const hasTaskset = () => taskset(['-p', String(process.pid)])
+
 /** Sets the affinity of this process: every thread (`all`) or only its main thread, to a CPU list. */
-function setAffinity(list: string, all: boolean): boolean {
-  try {
-    execFileSync('taskset', [...(all ? ['-a'] : []), '-cp', list, String(process.pid)], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
+const setAffinity = (list: string, all: boolean) =>
+  taskset([...(all ? ['-a'] : []), '-cp', list, String(process.pid)])
 
 /** Where a pin may go: the first and last allowed CPUs, when there are two or more and taskset exists. */
 export interface Placement {
