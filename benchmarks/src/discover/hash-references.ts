@@ -11,6 +11,7 @@ import {
 } from '@authlab/core'
 import type { HashCandidate } from '../types.js'
 import type { Skipped } from './candidates.js'
+import { needsNewerNode } from './references.js'
 
 /** better-auth's password module as the bench installs it: its own code is loaded, never retyped. */
 const fromBench = createRequire(import.meta.url)
@@ -32,10 +33,8 @@ const asText = (password: Password) =>
 
 /**
  * better-auth's default email-and-password hasher, `hashPassword`/`verifyPassword` from
- * @better-auth/utils/password. Under Node that export resolves to `password.node.mjs`, scrypt through
- * node:crypto (on the libuv threadpool); the salt is the 32-character hex string of 16 random bytes,
- * used as text, and the result is stored as `saltHex:keyHex`. Its parameters are fixed: it takes no
- * options.
+ * @better-auth/utils/password: under Node `password.node.mjs`, node:crypto scrypt on the threadpool, the
+ * salt the hex text of 16 random bytes, stored as `saltHex:keyHex`. Fixed parameters: it takes no options.
  */
 export function createBetterAuthHasher(options?: Record<string, unknown>): PasswordHasher {
   const keys = Object.keys(options ?? {})
@@ -65,20 +64,8 @@ const sameParams = (params: Readonly<Record<string, number>>) =>
   Object.keys(params).length === Object.keys(BETTER_AUTH_PARAMS).length &&
   Object.entries(BETTER_AUTH_PARAMS).every(([key, value]) => params[key] === value)
 
-type Argon2Sync = (
-  algorithm: 'argon2id',
-  parameters: {
-    message: Uint8Array
-    nonce: Uint8Array
-    parallelism: number
-    tagLength: number
-    memory: number
-    passes: number
-  },
-) => Uint8Array
-
 /** Node's argon2Sync (Node >= 24.7), read at call time: a named import would fail to load on Node 22. */
-const argon2Sync = (nodeCrypto as unknown as { argon2Sync?: Argon2Sync }).argon2Sync
+const argon2Sync = (nodeCrypto as { argon2Sync?: typeof nodeCrypto.argon2Sync }).argon2Sync
 
 const ARGON2_SYNC_LABEL = 'argon2id (node:crypto argon2Sync) [ref]'
 
@@ -131,8 +118,8 @@ const LARGER_ARGON2 = ARGON2ID.bench.find(
 const AT_LARGER_MEMORY: readonly string[] = ['@authlab/hash-node-crypto-argon2', 'ref:crypto.argon2Sync']
 
 /**
- * Each of AT_LARGER_MEMORY present in `hashers`, configured at LARGER_ARGON2 as its defaults, under its
- * own key. In the cost-equalised settings it is not a candidate (the original runs them all).
+ * Each of AT_LARGER_MEMORY in `hashers`, at LARGER_ARGON2 as its defaults, under its own key; never a
+ * candidate of the cost-equalised settings (the original runs them all).
  */
 export function atLargerMemory(hashers: readonly HashCandidate[]): HashCandidate[] {
   const setting = LARGER_ARGON2
@@ -158,15 +145,9 @@ export function atLargerMemory(hashers: readonly HashCandidate[]): HashCandidate
   })
 }
 
-/** References this Node cannot run, with the reason: listed as skipped, never created. */
 export const HASH_REFERENCE_SKIPS: readonly Skipped[] = argon2Sync
   ? []
-  : [
-      {
-        name: 'ref:crypto.argon2Sync',
-        reason: `needs Node >= 24.7 (crypto.argon2Sync); this is Node ${process.versions.node}`,
-      },
-    ]
+  : [needsNewerNode('ref:crypto.argon2Sync', '24.7', 'crypto.argon2Sync')]
 
 export const HASH_REFERENCES: readonly HashCandidate[] = [
   {

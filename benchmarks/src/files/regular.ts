@@ -9,7 +9,7 @@ import {
   renameSync,
   type Stats,
   unlinkSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
@@ -95,9 +95,7 @@ export function writeRegularFile(path: string, text: string): void {
   )
   try {
     try {
-      const bytes = Buffer.from(text, 'utf8')
-      let written = 0
-      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written)
+      writeFileSync(fd, text, 'utf8')
     } finally {
       closeSync(fd)
     }

@@ -1,8 +1,7 @@
 /**
- * The wall time of one warm call of each hasher configuration, as the first suite to time it saw it.
- * The quick caps (a configuration whose call is too slow for the quick budget is not run, and the notes
- * say so) are decided from it, so a later suite does not spend seconds timing a 2-second pure-JS scrypt
- * only to leave it out. Keyed by candidate and parameters; one run, one process.
+ * The wall time of one warm call of each hasher configuration, as the first suite to time it saw it:
+ * the quick caps are decided from it, so a later suite does not spend seconds timing a 2-second pure-JS
+ * scrypt only to leave it out. Keyed by candidate and parameters; one run, one process.
  */
 const known = new Map<string, number>()
 

@@ -2,16 +2,14 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
 /**
- * Which cores the measured work may use. A thread free to move between virtual CPUs is timed with
- * every move: on a virtual machine, idle vCPUs are halted by the host and a thread that wakes on one
- * pays for it in time the guest counts as its own, so the same call's CPU time depends on where its
- * pool thread ran, and pinning the process to one vCPU narrows the spread of paired ratios.
+ * Which cores the measured work may use. On a virtual machine idle vCPUs are halted by the host, and a
+ * thread that wakes on one pays for it in time the guest counts as its own, so a call's CPU time depends
+ * on where its pool thread ran; pinning to one vCPU narrows the spread of paired ratios.
  *
- * So the CPU-time suites run on one core (`onMeasureCore`): this process and every thread and process
- * it starts (the libuv pool, worker threads, the ids suite's measuring processes) inherit the pin. The
- * suites whose point is parallelism keep every core (concurrency pins only its event loop); the http
- * suites put their servers on the first allowed CPU and the load generator on the last. Only CPUs this
- * process is allowed on are used: a bench started under `taskset -c 0` stays there, unpinned.
+ * So the CPU-time suites run on one core (`onMeasureCore`), with every thread and process they start.
+ * The suites whose point is parallelism keep every core (concurrency pins only its event loop); the http
+ * suites put their servers on the first allowed CPU and the load generator on the last. Only allowed CPUs
+ * are used: a bench started under `taskset -c 0` stays there, unpinned.
  */
 
 /** The CPUs this process may run on now (its affinity), in order; [] where /proc does not say. */
@@ -28,25 +26,22 @@ export function allowedCpus(): number[] {
   }
 }
 
-/** True when util-linux `taskset` is on PATH; without it nothing is pinned (and the notes say so). */
-export function hasTaskset(): boolean {
+/** Runs util-linux `taskset` with `args`: false when it fails or is not on PATH. */
+function taskset(args: readonly string[]): boolean {
   try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' })
+    execFileSync('taskset', args, { stdio: 'ignore' })
     return true
   } catch {
     return false
   }
 }
 
+/** True when `taskset` is on PATH; without it nothing is pinned (and the notes say so). */
+export const hasTaskset = () => taskset(['-p', String(process.pid)])
+
 /** Sets the affinity of this process: every thread (`all`) or only its main thread, to a CPU list. */
-function setAffinity(list: string, all: boolean): boolean {
-  try {
-    execFileSync('taskset', [...(all ? ['-a'] : []), '-cp', list, String(process.pid)], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
+const setAffinity = (list: string, all: boolean) =>
+  taskset([...(all ? ['-a'] : []), '-cp', list, String(process.pid)])
 
 /** Where a pin may go: the first and last allowed CPUs, when there are two or more and taskset exists. */
 export interface Placement {
@@ -61,10 +56,7 @@ export interface Placement {
 /** The CPUs allowed when the bench started, before any suite pinned it: every placement is within them. */
 const STARTED_ON = allowedCpus()
 
-/**
- * Takes this process's CPUs for pinning, or undefined (one allowed CPU, or no taskset): the caller
- * then runs unpinned and says so. Releasing restores the affinity the bench started with.
- */
+/** This process's CPUs for pinning, or undefined (one allowed CPU, or no taskset); release restores them. */
 export function placement(): Placement | undefined {
   const cpus = STARTED_ON
   if (cpus.length < 2 || !hasTaskset()) return undefined
@@ -87,8 +79,8 @@ export type Away = <U>(work: () => Promise<U>) => Promise<U>
 export async function onMeasureCore<T>(
   body: (cpu: number | undefined, away: Away) => Promise<T>,
 ): Promise<T> {
-  const at = placement()
-  const cpu = at && setAffinity(String(at.last), true) ? at.last : undefined
+  const at = pinProcess()
+  const cpu = at?.last
   const away: Away = async (work) => {
     if (cpu === undefined) return work()
     at?.release()
@@ -105,25 +97,22 @@ export async function onMeasureCore<T>(
   }
 }
 
-/**
- * Pins every thread of this process to the last allowed CPU, for a caller that manages the release
- * itself (the http suites, whose servers take the first); undefined when nothing could be pinned.
- */
-export function pinProcess(): Placement | undefined {
+/** Pins every thread (`all`) or only the main thread to the last allowed CPU; undefined when nothing could be. */
+function pinLast(all: boolean): Placement | undefined {
   const at = placement()
-  return at && setAffinity(String(at.last), true) ? at : undefined
+  return at && setAffinity(String(at.last), all) ? at : undefined
 }
 
+/** Pins every thread of this process, for a caller that releases it (the http suites, whose servers take the first). */
+export const pinProcess = () => pinLast(true)
+
 /**
- * Pins only this process's main thread (its event loop) to the last allowed CPU, leaving the threads
- * that already exist (libuv's pool, worker threads) free on every core; threads started later inherit
- * the pin, so the caller starts its pools first. A main-thread hasher timed unpinned carries the cost of
- * its thread moving between vCPUs, while parallel work needs all cores.
+ * Pins only the main thread (its event loop), leaving the threads that already exist (libuv's pool,
+ * worker threads) free on every core; threads started later inherit the pin, so the caller starts its
+ * pools first. A main-thread hasher timed unpinned carries the cost of its thread moving between vCPUs,
+ * while parallel work needs all cores.
  */
-export function pinMainThread(): Placement | undefined {
-  const at = placement()
-  return at && setAffinity(String(at.last), false) ? at : undefined
-}
+export const pinMainThread = () => pinLast(false)
 
 /** The note a one-core suite carries: where its work ran. */
 export function placementNote(cpu: number | undefined): string {

@@ -6,12 +6,10 @@ function seconds(ms: number): string {
 }
 
 /**
- * The time left from measured progress: the steps still to run times the recent pace, an exponentially
- * weighted mean of the completed steps' durations (each new step weighs 0.3). A suite's steps are not
- * alike (the ids suite's retained-heap steps take several times a round's; a concurrency warm-up is one
- * hash, a round is many bursts), so the mean pace of the whole suite so far lags a change of phase; the
- * weighted pace follows the kind of step now running within a few steps. What no pace can foresee is a
- * slower kind of step still to come, hence "at this pace" on the line. Undefined until a step has completed.
+ * The time left: the steps still to run times the recent pace, an exponentially weighted mean of the
+ * completed steps' durations (each new step weighs 0.3). A suite's steps are not alike, so a whole-suite
+ * mean lags a change of phase; the weighted pace follows within a few steps. A slower kind of step still
+ * to come no pace foresees, hence "at this pace". Undefined until a step has completed.
  */
 export function timeLeftMs(durations: readonly number[], remaining: number): number | undefined {
   const [first, ...rest] = durations

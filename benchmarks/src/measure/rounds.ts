@@ -3,10 +3,9 @@ import { median, seededRandom, shuffle } from './stats.js'
 import { decidable } from './verdict.js'
 
 /**
- * R rounds, every candidate once per round, each round in a fresh random order: a disturbance (another
- * process, a frequency change, a GC left behind) lands on a random candidate instead of on whoever always
- * runs after the same neighbour. Seeded, so a run's schedule can be reproduced. Every suite, the http
- * scenarios and the cross-runtime loop take their order from here.
+ * R rounds, every candidate once per round, each round in a fresh seeded random order: a disturbance
+ * (another process, a frequency change, a GC left behind) lands on a random candidate instead of on
+ * whoever always runs after the same neighbour. Every suite and runtime loop takes its order from here.
  */
 export function shuffledRounds<T>(candidates: readonly T[], rounds: number, seed: number): T[][] {
   if (!Number.isSafeInteger(rounds) || rounds < 1)
@@ -25,9 +24,8 @@ export interface Comparison<C> {
 }
 
 /**
- * The race's pending rule, the same in every suite: each candidate with an undecided comparison that
- * `maxRounds` could still decide (`decidable`), with the partners that comparison divides by, so every
- * extra round stays paired by index.
+ * The race's pending rule: each candidate with an undecided comparison that `maxRounds` could still
+ * decide (`decidable`), with the partners it divides by, so every extra round stays paired by index.
  */
 export function undecidedWithPartners<C>(
   candidates: readonly C[],
@@ -45,10 +43,7 @@ export function undecidedWithPartners<C>(
   return candidates.filter((c) => need.has(c))
 }
 
-/**
- * What a suite hands the harness: its candidates, how to measure one in one round, and the comparisons
- * the results so far answer. The harness owns the rounds, their order, the race and the interlude.
- */
+/** What a suite hands the harness, which owns the rounds, their order, the race and the interlude. */
 export interface RoundsPlan<C, R> {
   readonly candidates: readonly C[]
   /** The minimum rounds, and the allowance for extra ones (a racing design: Maron & Moore 1994). */
@@ -57,10 +52,7 @@ export interface RoundsPlan<C, R> {
   /** Measures one candidate in one round. */
   readonly measure: (candidate: C, round: number) => Promise<R>
   readonly onError: (candidate: C, error: unknown) => void
-  /**
-   * A candidate's comparisons given the results so far, each with the candidates it divides by (its
-   * partners race with it, so every extra round stays paired by index). Absent: no race.
-   */
+  /** A candidate's comparisons given the results so far, with their partners. Absent: no race. */
   readonly comparisons?: (
     candidate: C,
     results: ReadonlyMap<C, readonly (R | undefined)[]>,
@@ -70,14 +62,13 @@ export interface RoundsPlan<C, R> {
 
 /**
  * Runs `measure` for every candidate in every round (in the shuffled order) and returns each candidate's
- * results by round index. With a race budget, rounds go on after the first ones for the candidates with
- * an undecided comparison that the rounds still reachable could decide (`undecidedWithPartners`), until
- * none is left, `maxRounds` is reached or the allowance is spent: costly and already decided comparisons
- * stop early, undecided ones get the time. Stopping when decided looks at the data more than once; the
- * A/A controls race too, and they show whether that made identical code read different. A measurement
- * that throws leaves `undefined` in its round (reported through `onError`), so the other rounds stay
- * paired with their baseline by index. An `interlude` runs once, after the first half of the minimum
- * rounds (rounded up), before the rest: other work placed there spreads the rounds in time.
+ * results by round index. With a race budget, rounds go on for the candidates with an undecided
+ * comparison the reachable rounds could decide, until none is left, `maxRounds` is reached or the
+ * allowance is spent: decided comparisons stop early, undecided ones get the time. Stopping when decided
+ * looks at the data more than once; the A/A controls race too, and show whether that made identical code
+ * read different. A measurement that throws leaves `undefined` in its round (reported through
+ * `onError`), so the other rounds stay paired by index. An `interlude` runs once, after the first half
+ * of the minimum rounds (rounded up): other work placed there spreads the rounds in time.
  */
 export async function runRounds<C, R>(plan: RoundsPlan<C, R>): Promise<Map<C, (R | undefined)[]>> {
   const { candidates, seed, measure, onError, interlude, comparisons } = plan
@@ -113,9 +104,8 @@ export async function runRounds<C, R>(plan: RoundsPlan<C, R>): Promise<Map<C, (R
     for (let round = rounds; round < race.maxRounds; round++) {
       const undecided = pendingAt(results, race.maxRounds)
       if (undecided.length === 0) break
-      // Futility is judged at the rounds the allowance still pays for (at the pace of a round of
-      // every candidate that maxRounds could decide), not at maxRounds: a comparison those rounds
-      // cannot decide gives its time back.
+      // Futility is judged at the rounds the allowance still pays for, not at maxRounds: a comparison
+      // those rounds cannot decide gives its time back.
       const cost = roundMs(undecided)
       const left = race.budgetMs - (performance.now() - started)
       const affordable = cost > 0 ? Math.max(0, Math.floor(left / cost)) : race.maxRounds

@@ -35,11 +35,10 @@ setFlagsFromString('--expose-gc')
 const collect = runInNewContext('gc') as () => void
 
 /**
- * How long a settled heap waits after the full collection before the clock starts. `gc()` returns
- * with V8's concurrent sweeping and the freeing of large buffers still running on helper threads,
- * whose CPU time the next timed call would be charged with (process CPU time counts every thread).
- * A few milliseconds let that work finish; one event-loop turn does not, and much longer waits only
- * let the machine drift between the two sides of a pair (the A/A controls show which).
+ * How long a settled heap waits after the full collection before the clock starts: `gc()` returns with
+ * V8's concurrent sweeping and large buffers' freeing still on helper threads, whose CPU time the next
+ * timed call would be charged with. One event-loop turn is too short for that; much longer waits let the
+ * machine drift between the two sides of a pair.
  */
 const SETTLE_MS = 5
 
@@ -51,16 +50,14 @@ function collectable(): number {
 
 /**
  * Growth since the last collection below which the next call is not preceded by one: a native hasher
- * leaves a few KB, a pure-JS scrypt tens of MB. A full collection of a heap holding the bench's code
- * and results takes tens of milliseconds, four times per pair.
+ * leaves a few KB, a pure-JS scrypt tens of MB, and a full collection takes tens of milliseconds.
  */
 const COLLECT_ABOVE_BYTES = 4 * 1024 * 1024
 let afterLastCollection = 0
 
 /**
- * Collects the garbage the previous candidate left (a pure-JS scrypt leaves tens of MB), when it left
- * any to speak of, and lets the collector's helper threads and pending callbacks finish, so that work
- * is not timed as the next call's.
+ * Collects the garbage the previous candidate left, when it left any to speak of, and lets the
+ * collector's helper threads and pending callbacks finish, so that work is not timed as the next call's.
  */
 export async function settle(): Promise<void> {
   if (collectable() - afterLastCollection > COLLECT_ABOVE_BYTES) {
@@ -71,11 +68,10 @@ export async function settle(): Promise<void> {
 }
 
 /**
- * One round's figure for an operation: after `settle()`, the operation is repeated until `minMs` of
- * CPU time is spent (at least once), and the median of its calls is kept, so one call that paid for a page
- * fault storm or a collection does not become the round's figure. `budget: 'wall'` counts wall time
- * instead, for work done mostly by another process (a remote helper), where this process's CPU time
- * would take dozens of calls to add up.
+ * One round's figure for an operation: after `settle()`, the operation is repeated until `minMs` of CPU
+ * time is spent (at least once), and the median call kept, so one call that paid for a page-fault storm
+ * or a collection is not the round's figure. `budget: 'wall'` counts wall time, for work done mostly by
+ * another process (a remote helper), where this process's CPU time would take dozens of calls to add up.
  */
 export async function timeRound(
   fn: () => Promise<unknown>,
@@ -132,9 +128,8 @@ export interface PairedTiming {
 }
 
 /**
- * The shortest timed batch. A call of a few milliseconds is at the scale of a thread's wake-up and
- * of a collector task that lands beside it, so one such call's paired ratio moves by several per cent
- * even on a settled heap. Shorter calls are timed in batches of at least this long.
+ * The shortest timed batch: a call of a few milliseconds is at the scale of a thread's wake-up or a
+ * collector task beside it, so its paired ratio moves by several per cent even on a settled heap.
  */
 const MIN_BATCH_MS = 20
 
@@ -150,14 +145,13 @@ async function timeBatch(fn: () => Promise<unknown>, calls: number): Promise<{ c
 const batchSize = (callMs: number) => Math.max(1, Math.ceil(MIN_BATCH_MS / Math.max(callMs, 0.01)))
 
 /**
- * Like `timeRound`, but every batch of the candidate is paired with a batch of its baseline right
- * beside it (the order flipped each pair), until the candidate has spent `minMs` on the pairing's clock.
- * A virtual CPU's speed moves by 2–3× within seconds (another tenant on the host), which CPU time
- * cannot see; batches a few milliseconds apart see nearly the same speed, so a pair's ratio keeps what
- * the candidate costs and drops what the machine was doing. Each batch starts on a settled heap, so
- * garbage one side leaves (a pure-JS scrypt leaves tens of MB) is not collected on the other's time.
- * Calls shorter than MIN_BATCH_MS are batched, sized from the first pair's single calls. `clock:
- * 'wall'` pairs and budgets by wall time instead, for work done mostly by another process.
+ * Like `timeRound`, but every batch of the candidate is paired with a batch of its baseline right beside
+ * it (the order flipped each pair), until the candidate has spent `minMs` on the pairing's clock. A
+ * virtual CPU's speed moves by 2–3× within seconds (another tenant on the host), which CPU time cannot
+ * see; batches milliseconds apart see nearly the same speed, so a pair's ratio keeps what the candidate
+ * costs and drops what the machine did. Each batch starts on a settled heap, so one side's garbage is not
+ * collected on the other's time. Calls shorter than MIN_BATCH_MS are batched, sized from the first
+ * pair's single calls. `clock: 'wall'` pairs and budgets by wall time, for work done mostly elsewhere.
  */
 export async function timePairs(
   candidate: () => Promise<unknown>,

@@ -42,9 +42,8 @@ export function shuffle<T>(items: readonly T[], random: () => number): T[] {
 }
 
 /**
- * The k-th smallest (from 0) of `values`, which it reorders so that none before index k is larger and
- * none after it smaller (Hoare, "Algorithm 65: FIND", CACM 1961): linear on average where a sort is
- * n log n, so a bootstrap of many rounds costs its resamples, not their sorting.
+ * The k-th smallest (from 0) of `values`, reordered so none before k is larger and none after smaller
+ * (Hoare, "Algorithm 65: FIND", CACM 1961): linear on average, so a bootstrap costs its resamples, not sorts.
  */
 export function selectInPlace(values: Float64Array, k: number): number {
   let [left, right] = [0, values.length - 1]
@@ -86,8 +85,7 @@ const BOOTSTRAP_RESAMPLES = 2000
 
 /**
  * 95 % percentile-bootstrap interval of the median (Efron & Tibshirani, An Introduction to the Bootstrap,
- * ch. 13). Seeded, so the same rounds always give the same interval. With 5 rounds it is the range of the
- * rounds: the honest answer for so few.
+ * ch. 13), seeded. With 5 rounds it is their range: the honest answer for so few.
  */
 export function medianInterval(values: readonly number[], seed = 1): Interval {
   if (values.length === 0) return { low: Number.NaN, high: Number.NaN }
@@ -151,18 +149,15 @@ export function shiftInterval(a: readonly number[], b: readonly number[], alpha:
 }
 
 /**
- * The m·n differences y − x (x from a, y from b) without listing them: the k-th smallest is found by
- * bisection over values, counting the differences at or below a value in O(m + n) on the sorted
- * samples (the sorted matrix X + Y of Frederickson & Johnson 1982, searched by value). Each step is
- * linear, so two samples of 12,000 rounds cost a few million operations instead of 144 million
- * differences held and sorted.
+ * The m·n differences y − x (x from a, y from b) without listing them: the k-th smallest by bisection
+ * over values, counting the differences at or below a value in O(m + n) on the sorted samples (the
+ * sorted matrix X + Y of Frederickson & Johnson 1982, searched by value), never m·n held and sorted.
  */
 function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
   const xs = [...a].sort((x, y) => x - y)
   const ys = [...b].sort((x, y) => x - y)
   const [m, n] = [xs.length, ys.length]
-  // For each y, the differences y − x fall as x rises; the first x whose difference is ≤ v only moves
-  // right as y rises, so one pass counts them all.
+  // For each y, y − x falls as x rises, and the first x with y − x ≤ v moves right as y rises: one pass.
   const atOrBelow = (v: number): number => {
     let [count, i] = [0, 0]
     for (const y of ys) {
@@ -186,8 +181,8 @@ function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
       let low = (ys[0] as number) - (xs[m - 1] as number)
       if (atOrBelow(low) >= k) return low
       let high = (ys[n - 1] as number) - (xs[0] as number)
-      // atOrBelow(low) < k ≤ atOrBelow(high): halve until no double lies between. Halving the widest
-      // finite interval reaches adjacent doubles within about 2,100 steps (2^1024 down to 2^-1074).
+      // atOrBelow(low) < k ≤ atOrBelow(high): halve until no double lies between, within about 2,100
+      // steps for the widest finite interval (2^1024 down to 2^-1074).
       for (let step = 0; step < 2200; step++) {
         const mid = low + (high - low) / 2
         if (mid <= low || mid >= high) break
@@ -212,16 +207,10 @@ function exactCounts(m: number, n: number): number[] {
   const key = `${m},${n}`
   const known = exactTables.get(key)
   if (known) return known
-  const counts = countOrderings(m, n)
-  exactTables.set(key, counts)
-  return counts
-}
-
-function countOrderings(m: number, n: number): number[] {
   // counts[i][j][u] built row by row: f(i, j, u) = f(i − 1, j, u − j) + f(i, j − 1, u).
   let previous: number[][] = Array.from({ length: n + 1 }, () => [1])
   for (let i = 1; i <= m; i++) {
-    const current: number[][] = [Array.from({ length: 1 }, () => 1)]
+    const current: number[][] = [[1]]
     for (let j = 1; j <= n; j++) {
       const size = i * j + 1
       const row = new Array<number>(size).fill(0)
@@ -232,7 +221,9 @@ function countOrderings(m: number, n: number): number[] {
     }
     previous = current
   }
-  return previous[n] as number[]
+  const counts = previous[n] as number[]
+  exactTables.set(key, counts)
+  return counts
 }
 
 export interface RankTest {

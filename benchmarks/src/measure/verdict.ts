@@ -14,9 +14,9 @@ import type { Ratio } from '../types.js'
 import { type Interval, median, medianInPlace, seededRandom } from './stats.js'
 
 /**
- * The smallest difference reported as better or worse, in percent. Two runs of one commit put the
- * medians of the same ratio up to ±5 % apart (a fresh process has its own code and heap layout, and the
- * machine's speed phase changes between runs), so a smaller difference would not repeat in the next run.
+ * The smallest difference reported as better or worse, in percent: runs of one commit put a ratio's
+ * medians up to ±5 % apart (each process has its own code and heap layout, the CPU's speed phase moves),
+ * so a smaller difference would not repeat.
  */
 export const MIN_EFFECT_PCT = 5
 
@@ -29,19 +29,16 @@ const RESAMPLES = 2000
 
 /**
  * Where the next run's median of these rounds will fall, 95 %: a bootstrap prediction interval (Efron &
- * Tibshirani 1993, ch. 13 and §17.6). The median of the rounds plus the distribution of the difference
- * of two independent resampled medians, in log space so 0.5× and 2× are equally far from 1. It is wider
- * than an interval of this run's median by about √2, because the next run has a median of its own: an
- * interval that only described this run covered another run's median in 73 % of pairs of committed runs.
- * Rounds are the unit resampled (a fresh process per round in the ids suite), never the samples inside
- * one round. Seeded, so the same rounds always give the same interval.
+ * Tibshirani 1993, ch. 13 and §17.6): the rounds' median plus the distribution of the difference of two
+ * independent resampled medians, in log space so 0.5× and 2× are equally far from 1. About √2 wider than
+ * an interval of this run's median, because the next run has a median of its own. Rounds are the unit
+ * resampled, never the samples inside one round; seeded, so the same rounds give the same interval.
  *
- * A percentile bootstrap of few rounds is too narrow: resampling 5 values cannot show how far a sixth
- * may fall, as Student's t corrects the normal interval of a small sample's mean (Hesterberg 2015, "What
- * teachers should know about the bootstrap", §3.3). The resampled shifts are therefore stretched by
- * t(n − 1) ÷ z, 1.42× at 5 rounds and 1.09× at 16. What no resampling of rounds can show is a shift
- * slower than the rounds (the machine's phase moving the baseline against every candidate at once over
- * minutes): a suite whose rounds take seconds spreads them over the run instead (`Suite.spreadsRounds`).
+ * A percentile bootstrap of few rounds is too narrow (Hesterberg 2015, "What teachers should know about
+ * the bootstrap", §3.3), so the shifts are stretched by t(n − 1) ÷ z, as Student's t corrects a small
+ * sample's normal interval: 1.42× at 5 rounds, 1.09× at 16. A shift slower than the rounds (the CPU's
+ * phase moving the baseline against every candidate for minutes) no resampling can show: a suite whose
+ * rounds take seconds spreads them over the run instead (`Suite.spreadsRounds`).
  */
 export function ratioInterval(rounds: readonly number[], seed = 1): Interval {
   const positive = rounds.filter((r) => r > 0 && Number.isFinite(r))
@@ -123,13 +120,11 @@ export function judge(interval: Interval, rounds: number, marginPct = MIN_EFFECT
 const HALF_WIDTH_PER_SD = Z_975 * Math.SQRT2 * 1.2533
 
 /**
- * Whether more rounds, up to `maxRounds`, could still decide an undecided ratio: with the rounds'
- * spread so far, the interval at `maxRounds` would fit beside or inside the margin on some side, the
- * median allowed to move by a standard error. A
- * comparison that cannot (two generators whose processes differ by 20 % from one to the next, a true
- * ratio sitting on the margin) is given no extra rounds: they go to the ones that can be decided
- * (futility stopping, as in group-sequential designs; it never makes a verdict more likely, only a
- * round less wasted).
+ * Whether more rounds, up to `maxRounds`, could still decide an undecided ratio: with the rounds' spread
+ * so far, the interval at `maxRounds` would fit beside or inside the margin on some side, the median
+ * allowed to move by a standard error. One that cannot (a true ratio on the margin) gets no extra rounds
+ * (futility stopping, as in group-sequential designs: it never makes a verdict more likely, only a round
+ * less wasted).
  */
 export function decidable(q: Ratio, maxRounds: number): boolean {
   const n = q.rounds.length
@@ -137,9 +132,8 @@ export function decidable(q: Ratio, maxRounds: number): boolean {
   if (n < MIN_ROUNDS) return true
   const logs = q.rounds.filter((r) => r > 0).map(Math.log)
   if (logs.length < 2 || !(q.value > 0)) return false
-  // The smaller of the standard deviation and the median absolute deviation scaled to one (× 1.4826):
-  // the interval is of a median, which one disturbed round barely moves, so that round (1.36 among
-  // four at 0.98–1.02) must not stop the race; on steady rounds the two agree.
+  // The smaller of the standard deviation and the scaled median absolute deviation (× 1.4826): one
+  // disturbed round barely moves a median, so it must not stop the race; on steady rounds they agree.
   const mean = logs.reduce((sum, x) => sum + x, 0) / logs.length
   const sdOfMean = Math.sqrt(logs.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (logs.length - 1))
   const mid = median(logs)

@@ -1,15 +1,8 @@
 import { keyText } from '../keys.js'
 import { type Interval, mannWhitney, median, shiftInterval } from '../measure/stats.js'
 import { judge, MIN_EFFECT_PCT, MIN_ROUNDS, ratioInterval } from '../measure/verdict.js'
-import type { Figure, Row } from '../types.js'
+import type { Row } from '../types.js'
 import type { ResultsFile } from './results.js'
-
-/** What is compared for one row: the per-round values of its first ratio (or of its absolute figure). */
-export interface Compared extends Figure {
-  readonly rounds: readonly number[]
-  readonly higherIsBetter: boolean
-  readonly unit: string
-}
 
 export type Decision = 'regression' | 'worse' | 'better' | 'no change' | 'undecided'
 
@@ -58,17 +51,14 @@ export interface Comparison {
 const keyOf = (r: Row) => `${keyText(r)} [${r.unit}]`
 
 /**
- * By default a row is compared through the per-round ratios to the baseline of its own rounds: a slower
- * or busier machine moves both sides of every ratio and cancels out, so CI runners of different speeds
- * can be compared. `absolute` compares the per-round raw values.
+ * What is compared for one row: by default the per-round ratios of its first ratio, to the baseline of
+ * its own rounds (a slower or busier machine moves both sides and cancels out, so CI runners of different
+ * speeds can be compared); `absolute` compares the per-round raw values.
  */
-function figureOf(row: Row, absolute: boolean): Compared | undefined {
+function figureOf(row: Row, absolute: boolean): { rounds: readonly number[]; unit: string } | undefined {
   const ratio = row.ratios[0]
-  if (!absolute) {
-    if (!ratio) return undefined
-    return { value: ratio.value, rounds: ratio.rounds, higherIsBetter: true, unit: `× vs ${ratio.baseline}` }
-  }
-  return { value: row.value, rounds: row.rounds ?? [], higherIsBetter: row.higherIsBetter, unit: row.unit }
+  if (absolute) return { rounds: row.rounds ?? [], unit: row.unit }
+  return ratio && { rounds: ratio.rounds, unit: `× vs ${ratio.baseline}` }
 }
 
 /** Each side's per-run medians of a row. */
@@ -84,25 +74,18 @@ export interface RunMedians {
  * pooled) go through a Mann–Whitney U test, as benchstat does, and a change is decided as a verdict is
  * (src/measure/verdict.ts) and as Criterion.rs decides one: its 95 % interval (the rank test's shift
  * interval) wholly beyond the threshold is a regression or better, wholly inside it no change, across it
- * undecided. Two runs of one commit read id-pooled-bytes 8.6 % lower, five rounds a side wholly separated
- * (p = 0.008, the least five rounds can give), with an interval of [−13.6 %, −4.1 %]; a 10 % slower
- * id-fast, three runs against three, read −7.5 % [−11.5 %, −5.3 %].
+ * undecided.
  *
- * Rounds do not show everything that moves between runs, so a change must also leave what the before
- * side predicts: the after median outside the before side's interval for the next run's median. Two runs
- * of one commit read uid-safe's ratio 28.7 % apart with every round of one run above every round of the
- * other (p = 0.009), a shift between processes that a run's own spread predicts. One run a side, this is
- * asked both ways, so that a pair reads alike in either order (uid-safe read 0.040 in one run, its rounds
- * spread 0.030–0.041, and 0.028 in the next, its rounds within 0.028–0.030). With two or more before
- * runs, the runs are the replication: the after median and every after run's median must lie beyond the
- * range of the before runs' medians, all on one side. A code change moves every run, where a load on the
- * machine for some seconds moves one: three runs against three of one commit read hash-pbkdf2's speed-up
- * at K = 2 as 1.94 → 1.37 (p = 0.003), two after runs at 1.34 when the other core was busy, the third at
- * 1.95.
+ * Rounds do not show everything that moves between runs (two runs of one commit can differ with every
+ * round of one above every round of the other), so a change must also leave what the before side
+ * predicts: the after median outside the before side's interval for the next run's median, asked both
+ * ways with one run a side so a pair reads alike in either order. With two or more before runs, the runs
+ * are the replication: the after median and every after run's median must lie beyond the range of the
+ * before runs' medians, all on one side. A code change moves every run, where a load on the machine for
+ * some seconds moves one.
  *
- * When a row's rounds all ran in one process per run, their spread holds no shift between runs at all:
- * three runs of one commit read the onepw chain's pure-JS rows 7–17 % apart with p = 0.008. Such a row
- * needs two or more runs a side. Fewer than MIN_ROUNDS rounds on a side: undecided.
+ * When a row's rounds all ran in one process per run, their spread holds no shift between runs at all,
+ * so such a row needs two or more runs a side. Fewer than MIN_ROUNDS rounds on a side: undecided.
  */
 export function decide(
   before: readonly number[],

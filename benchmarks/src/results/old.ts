@@ -39,11 +39,7 @@ export function readOldRun(file: string): OldRun | undefined {
     if (typeof given[field] === type) environment[field] = given[field]
   const load = given.loadAverage
   if (Array.isArray(load) && load.every((n) => typeof n === 'number')) environment.loadAverage = load
-  const suites = Array.isArray(rawSuites)
-    ? rawSuites.flatMap((s: unknown) => {
-        const name = (s as { name?: unknown } | null)?.name
-        return typeof name === 'string' ? [name] : []
-      })
-    : []
+  const names = Array.isArray(rawSuites) ? rawSuites.map((s) => (s as { name?: unknown } | null)?.name) : []
+  const suites = names.filter((name): name is string => typeof name === 'string')
   return { environment: environment as Partial<Environment>, suites }
 }

@@ -41,153 +41,91 @@ export interface ResultsFile {
 const number = { type: 'number' }
 const string = { type: 'string' }
 const stringList = { type: 'array', items: string }
+const numberList = { type: 'array', items: number }
+
+/** An object schema with exactly these properties, each required unless named in `optional`. */
+const record = (properties: Record<string, object>, optional: readonly string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(properties).filter((key) => !optional.includes(key)),
+  properties,
+})
+
+const ratioSchema = record(
+  {
+    baseline: string,
+    against: string,
+    value: number,
+    low: number,
+    high: number,
+    rounds: numberList,
+    // Files written before the current rule said 'different' / 'no difference'; every verdict is
+    // judged again from the rounds when a file is read.
+    verdict: { enum: ['better', 'worse', 'same', 'undecided', 'different', 'no difference'] },
+    withheld: string,
+  },
+  ['against', 'withheld'],
+)
+
+const rowSchema = record(
+  {
+    suite: string,
+    group: string,
+    key: record({ setting: string, operation: string }),
+    candidate: string,
+    label: string,
+    runtime: string,
+    value: number,
+    unit: string,
+    higherIsBetter: { type: 'boolean' },
+    rme: { type: 'number', minimum: 0 },
+    samples: { type: 'integer', minimum: 1 },
+    rounds: numberList,
+    ratios: { type: 'array', items: ratioSchema },
+    details: { type: 'object', additionalProperties: { type: ['number', 'string'] } },
+    flags: stringList,
+  },
+  ['key', 'runtime', 'rme', 'samples', 'rounds'],
+)
 
 /** JSON Schema (draft-07, Ajv's default) of a results file; `compare` refuses anything else. */
-export const RESULTS_SCHEMA = {
-  type: 'object',
-  required: ['format', 'environment', 'run', 'suites', 'skipped'],
-  additionalProperties: false,
-  properties: {
-    format: { const: RESULTS_FORMAT },
-    environment: {
-      type: 'object',
-      additionalProperties: false,
-      required: [
-        'date',
-        'commit',
-        'dirty',
-        'cpu',
-        'cores',
-        'os',
-        'arch',
-        'runtime',
-        'loadAverage',
-        'threadpool',
-        'mode',
-        'packages',
-      ],
-      properties: {
-        date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T' },
-        commit: string,
-        dirty: { type: 'boolean' },
-        cpu: string,
-        cores: { type: 'integer', minimum: 1 },
-        os: string,
-        arch: string,
-        runtime: string,
-        loadAverage: { type: 'array', items: number },
-        threadpool: string,
-        mode: { enum: ['quick', 'full'] },
-        packages: { type: 'object', additionalProperties: string },
-        runtimes: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['id', 'name', 'version'],
-            properties: { id: string, name: string, version: string },
-          },
-        },
-      },
+export const RESULTS_SCHEMA = record({
+  format: { const: RESULTS_FORMAT },
+  environment: record(
+    {
+      date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T' },
+      commit: string,
+      dirty: { type: 'boolean' },
+      cpu: string,
+      cores: { type: 'integer', minimum: 1 },
+      os: string,
+      arch: string,
+      runtime: string,
+      loadAverage: numberList,
+      threadpool: string,
+      mode: { enum: ['quick', 'full'] },
+      packages: { type: 'object', additionalProperties: string },
+      runtimes: { type: 'array', items: record({ id: string, name: string, version: string }) },
     },
-    run: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['command', 'suites', 'filter', 'candidateFiles', 'seed', 'loadAverageAtEnd'],
-      properties: {
-        command: stringList,
-        suites: stringList,
-        filter: { type: ['string', 'null'] },
-        candidateFiles: stringList,
-        seed: { type: 'integer' },
-        loadAverageAtEnd: { type: 'array', items: number },
-      },
-    },
-    suites: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'description', 'notes', 'rows'],
-        properties: {
-          name: string,
-          description: string,
-          method: string,
-          notes: stringList,
-          rows: {
-            type: 'array',
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: [
-                'suite',
-                'group',
-                'candidate',
-                'label',
-                'value',
-                'unit',
-                'higherIsBetter',
-                'ratios',
-                'details',
-                'flags',
-              ],
-              properties: {
-                suite: string,
-                group: string,
-                key: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['setting', 'operation'],
-                  properties: { setting: string, operation: string },
-                },
-                candidate: string,
-                label: string,
-                runtime: string,
-                value: number,
-                unit: string,
-                higherIsBetter: { type: 'boolean' },
-                rme: { type: 'number', minimum: 0 },
-                samples: { type: 'integer', minimum: 1 },
-                rounds: { type: 'array', items: number },
-                ratios: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['baseline', 'value', 'low', 'high', 'rounds', 'verdict'],
-                    properties: {
-                      baseline: string,
-                      against: string,
-                      value: number,
-                      low: number,
-                      high: number,
-                      rounds: { type: 'array', items: number },
-                      // Files written before the current rule said 'different' / 'no difference'; every
-                      // verdict is judged again from the rounds when a file is read.
-                      verdict: { enum: ['better', 'worse', 'same', 'undecided', 'different', 'no difference'] },
-                      withheld: string,
-                    },
-                  },
-                },
-                details: { type: 'object', additionalProperties: { type: ['number', 'string'] } },
-                flags: stringList,
-              },
-            },
-          },
-        },
-      },
-    },
-    skipped: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'reason'],
-        properties: { name: string, reason: string },
-      },
-    },
+    ['runtimes'],
+  ),
+  run: record({
+    command: stringList,
+    suites: stringList,
+    filter: { type: ['string', 'null'] },
+    candidateFiles: stringList,
+    seed: { type: 'integer' },
+    loadAverageAtEnd: numberList,
+  }),
+  suites: {
+    type: 'array',
+    items: record(
+      { name: string, description: string, method: string, notes: stringList, rows: { type: 'array', items: rowSchema } },
+      ['method'],
+    ),
   },
-} as const
+  skipped: { type: 'array', items: record({ name: string, reason: string }) },
+})
 
 // Ajv ships CommonJS with `exports.default`; under NodeNext the class is that property.
 const ajv = new AjvModule.default({ allErrors: true, strict: true, allowUnionTypes: true })
@@ -211,10 +149,9 @@ function unreadableReason(error: unknown): string {
 }
 
 /**
- * Bounds on what one results file may cost to read, judge and compare, about ten times what the bench
- * writes: its largest committed file is 388 KB with 6,022 rounds in all (at most 40 per ratio, the full
- * mode's maxRounds). Every ratio's interval is a bootstrap of its rounds, so the work of reading a file
- * grows with its rounds in all, whichever rows hold them.
+ * Bounds on what one results file may cost to read, judge and compare: about ten times what the bench
+ * writes (at most 40 rounds per ratio, the full mode's maxRounds). Every ratio's interval is a bootstrap
+ * of its rounds, so the work of reading a file grows with its rounds in all.
  */
 export const MAX_RESULTS_BYTES = 4 * 2 ** 20
 export const MAX_ROUNDS_READ = 50_000
@@ -227,15 +164,11 @@ export const MAX_ROUNDS_READ = 50_000
 export class UnreadableResultsError extends InvalidOptionError {}
 
 /** Every per-round value a results file holds: the rows' own rounds and each ratio's. */
-function roundsIn(file: ResultsFile): number {
-  let count = 0
-  for (const suite of file.suites)
-    for (const row of suite.rows) {
-      count += row.rounds?.length ?? 0
-      for (const ratio of row.ratios) count += ratio.rounds.length
-    }
-  return count
-}
+const roundsIn = (file: ResultsFile) =>
+  file.suites
+    .flatMap((suite) => suite.rows)
+    .flatMap((row) => [row.rounds ?? [], ...row.ratios.map((q) => q.rounds)])
+    .reduce((count, rounds) => count + rounds.length, 0)
 
 /**
  * Reads and validates a results file: a regular file (never through a symbolic link, never a FIFO:
@@ -288,14 +221,8 @@ export function rejudged(file: ResultsFile): ResultsFile {
 export function resultsPathInside(root: string, file: string): string {
   const path = resolve(root, file)
   const inside = relative(resolve(root), path)
-  if (
-    typeof file !== 'string' ||
-    isAbsolute(file) ||
-    !file.endsWith('.json') ||
-    inside === '' ||
-    inside.startsWith(`..${sep}`) ||
-    isAbsolute(inside)
-  )
+  const outside = inside === '' || inside.startsWith(`..${sep}`) || isAbsolute(inside)
+  if (typeof file !== 'string' || isAbsolute(file) || !file.endsWith('.json') || outside)
     throw new InvalidOptionError(
       `figures may name only .json results files inside the repository, got ${JSON.stringify(file)}`,
     )

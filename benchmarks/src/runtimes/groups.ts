@@ -33,21 +33,30 @@ export interface Group {
 }
 
 /**
- * What a runtime has built in and no package wraps, measured as a reference in that runtime's column only:
- * `entry` is the expression's options at a bench setting, or undefined where the API cannot express it.
+ * What a runtime has built in and no package wraps, measured as a reference in that runtime's column
+ * only, with why it is absent from the other runtimes (for their notes).
  */
 interface BuiltIn {
   readonly runtimes: readonly string[]
-  /** Why it is absent from the other runtimes, for their notes. */
   readonly absent: string
   readonly id: string
-  readonly label: string
 }
 
 interface BuiltInHasher extends BuiltIn {
+  readonly label: string
   readonly algorithm: string
+  /** The expression's options at a bench setting, or undefined where the API cannot express it. */
   readonly options: (params: Readonly<Record<string, number>>) => object | undefined
 }
+
+const bunPassword = (algorithm: string, options: BuiltInHasher['options']): BuiltInHasher => ({
+  runtimes: ['bun'],
+  absent: "Bun's own API",
+  id: `ref:Bun.password ${algorithm}`,
+  label: `Bun.password ${algorithm} [ref]`,
+  algorithm,
+  options,
+})
 
 /**
  * Bun's own password API (Bun.password.hash, in Bun's native code): argon2id with memoryCost (KiB) and
@@ -55,35 +64,26 @@ interface BuiltInHasher extends BuiltIn {
  * settings only.
  */
 const BUILT_IN_HASHERS: readonly BuiltInHasher[] = [
-  {
-    runtimes: ['bun'],
-    absent: "Bun's own API",
-    id: 'ref:Bun.password argon2id',
-    label: 'Bun.password argon2id [ref]',
-    algorithm: 'argon2id',
-    options: ({ m, t, p }) => (p === 1 ? { algorithm: 'argon2id', memoryCost: m, timeCost: t } : undefined),
-  },
-  {
-    runtimes: ['bun'],
-    absent: "Bun's own API",
-    id: 'ref:Bun.password bcrypt',
-    label: 'Bun.password bcrypt [ref]',
-    algorithm: 'bcrypt',
-    options: ({ cost }) => ({ algorithm: 'bcrypt', cost }),
-  },
+  bunPassword('argon2id', ({ m, t, p }) =>
+    p === 1 ? { algorithm: 'argon2id', memoryCost: m, timeCost: t } : undefined,
+  ),
+  bunPassword('bcrypt', ({ cost }) => ({ algorithm: 'bcrypt', cost })),
 ]
 
 /**
  * `crypto.randomUUIDv7()` from node:crypto (Node >= 24, and Bun's node:crypto): 74 random bits and a
  * millisecond timestamp (RFC 9562 §5.7), a reference many apps use as a token.
  */
-const RANDOM_UUID_V7: BuiltIn & { readonly call: string; readonly module: string } = {
+const RANDOM_UUID_V7: BuiltIn & { readonly candidate: Candidate } = {
   runtimes: ['node', 'node24', 'bun'],
   absent: 'node:crypto randomUUIDv7 is in Node >= 24 and Bun',
   id: 'ref:randomUUIDv7',
-  label: 'crypto.randomUUIDv7() [ref; 74 random bits + ms timestamp]',
-  module: 'node:crypto',
-  call: 'm.randomUUIDv7()',
+  candidate: {
+    id: 'ref:randomUUIDv7',
+    label: 'crypto.randomUUIDv7() [ref; 74 random bits + ms timestamp]',
+    module: 'node:crypto',
+    call: 'm.randomUUIDv7()',
+  },
 }
 
 const absentNote = (builtIn: BuiltIn, runtime: string) => `${builtIn.id} not in ${runtime}: ${builtIn.absent}`
@@ -169,11 +169,13 @@ function withBaseline(
   unit: string,
   native: string | undefined,
   list: Candidate[],
-) {
+  notes?: readonly string[],
+): Group[] {
   if (list.length === 0) return []
   const sorted = [...list].sort((a, b) => Number(b.id === native) - Number(a.id === native))
   const base = sorted[0] as Candidate
-  return [{ suite, group, unit, baseline: base.id, candidates: [...sorted, control(base)] }]
+  const candidates = [...sorted, control(base)]
+  return [{ suite, group, unit, baseline: base.id, candidates, ...(notes ? { notes } : {}) }]
 }
 
 /**
@@ -215,16 +217,7 @@ export function groupsFor(
       candidates: [
         uuid,
         control(uuid),
-        ...(v7
-          ? [
-              {
-                id: RANDOM_UUID_V7.id,
-                label: RANDOM_UUID_V7.label,
-                module: RANDOM_UUID_V7.module,
-                call: RANDOM_UUID_V7.call,
-              },
-            ]
-          : []),
+        ...(v7 ? [RANDOM_UUID_V7.candidate] : []),
         ...generators,
         ...frameworkDefaults(),
       ],
@@ -259,12 +252,7 @@ export function groupsFor(
             call: `Bun.password.hash(${PASSWORD}, ${JSON.stringify(options)})`,
           })
       }
-      groups.push(
-        ...withBaseline('hash', setting.label, 'hashes/s', nativeHashers()[algorithm], list).map((g) => ({
-          ...g,
-          notes,
-        })),
-      )
+      groups.push(...withBaseline('hash', setting.label, 'hashes/s', nativeHashers()[algorithm], list, notes))
     }
   }
   if (suites.includes('stretch')) groups.push(...stretchGroups(claiming, runtime))

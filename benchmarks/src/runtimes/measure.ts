@@ -28,9 +28,9 @@ interface Measured {
 }
 
 /**
- * Measures `suites` inside runtime `id`: one generated entry per group, run with the shared rounds
- * loop (every round in the order of the seeded rule in src/measure/rounds.ts) and the loop-lag probe. A runtime that cannot start is an
- * outcome with its reason, never a silent drop; a candidate it cannot load is left out with a note.
+ * Measures `suites` inside runtime `id`: one generated entry per group, run with the shared rounds loop
+ * and the loop-lag probe. A runtime that cannot start is an outcome with its reason, never a silent
+ * drop; a candidate it cannot load is left out with a note.
  */
 export async function measureRuntime(
   id: string,
@@ -50,8 +50,7 @@ export async function measureRuntime(
     const rounds = group.suite === 'ids' ? options.budget.ids.rounds : options.budget.hash.rounds
     const input = {
       rounds,
-      // The order of every round, from the one seeded rule every suite uses; a runtime cannot load a
-      // candidate it then skips, so the loop keeps only the ids it has.
+      // Every round's order, from the seeded rule every suite uses; the loop keeps only the ids it loaded.
       orders: shuffledRounds(
         group.candidates.map((c) => c.id),
         rounds,
@@ -92,11 +91,7 @@ export async function measureRuntime(
   return { id, ok: true, label: `${runtime.label} ${reported.version}`, reported, rows, notes }
 }
 
-/**
- * An ids batch in another runtime lasts at least this long: browsers coarsen performance.now to a
- * millisecond or so, which must stay a small part of a batch. (The Node ids suite times shorter,
- * paired batches by CPU time; the portable loop has only the wall clock.)
- */
+/** An ids batch in another runtime lasts at least this long: browsers coarsen performance.now to ~1 ms. */
 const PORTABLE_ID_BATCH_MS = 20
 
 /** Below this a single call is too short for a 1 ms timer to tell whether it held the loop. */
