@@ -211,6 +211,17 @@ describe('verdictAudit over consecutive runs', () => {
     expect(audit.coverage.covered).toBeLessThan(audit.coverage.pairs)
   })
 
+  test('an interval wholly below 1 ÷ 1.05 (0.952) left undecided is flagged: the rule’s own margin', () => {
+    const run = withFastRatios(roundsAround(2.5))
+    const row = run.suites[0]?.rows.find((r) => r.candidate === '@authlab/id-fast')
+    const ratio = row?.ratios[0]
+    if (!row || !ratio) throw new Error('the fixture has an id-fast ratio')
+    const undecided = { ...ratio, value: 0.94, low: 0.93, high: 0.951, verdict: 'undecided' as const }
+    Object.assign(row, { ratios: [undecided, ...row.ratios.slice(1)] })
+    const flagged = verdictAudit([run]).runs[0]?.beyondMarginUndecided ?? []
+    expect(flagged.filter((key) => key.includes('@authlab/id-fast'))).toHaveLength(1)
+  })
+
   test('the same run twice: no flips, every decided interval covers the other median', () => {
     const run = withFastRatios(roundsAround(2.5))
     const audit = verdictAudit([run, run])

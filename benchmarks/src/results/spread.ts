@@ -1,5 +1,5 @@
 import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, MIN_EFFECT_PCT } from '../measure/verdict.js'
+import { CONTROL_FLAG, LOWER, MIN_EFFECT_PCT, UPPER } from '../measure/verdict.js'
 import { againstOf, keyText } from '../keys.js'
 import type { Ratio, Row } from '../types.js'
 import type { ResultsFile } from './results.js'
@@ -88,7 +88,6 @@ function ratiosOf(file: ResultsFile): Map<string, { suite: string; control: bool
 
 /** The verdict audit of several runs (see VerdictAudit); the rule itself lives in measure/verdict.ts. */
 export function verdictAudit(files: readonly ResultsFile[]): VerdictAudit {
-  const [upper, lower] = [1 + MIN_EFFECT_PCT / 100, 1 - MIN_EFFECT_PCT / 100]
   const perRun = files.map(ratiosOf)
   const runs = perRun.map((ratios): RunVerdicts => {
     const suites = new Map<string, { decided: number; total: number }>()
@@ -102,7 +101,8 @@ export function verdictAudit(files: readonly ResultsFile[]): VerdictAudit {
       }
       const counts = suites.get(suite) ?? { decided: 0, total: 0 }
       suites.set(suite, { decided: counts.decided + (isDecided(ratio) ? 1 : 0), total: counts.total + 1 })
-      const beyond = ratio.low >= upper || ratio.high <= lower
+      // The rule's own margin ends (1.05 and 1 ÷ 1.05), so the audit flags exactly what the rule missed.
+      const beyond = ratio.low >= UPPER || ratio.high <= LOWER
       if (beyond && ratio.verdict !== 'better' && ratio.verdict !== 'worse') beyondMarginUndecided.push(key)
       const wide = ratio.low < 1 - (2 * MIN_EFFECT_PCT) / 100 || ratio.high > 1 + (2 * MIN_EFFECT_PCT) / 100
       if (ratio.verdict === 'same' && wide) wideSame.push(key)
