@@ -199,9 +199,7 @@ export async function renderRunHtml(results: ResultsFile): Promise<string> {
   sections.push({
     id: 'packages',
     heading: 'Package versions',
-    charts: [],
     tables: [{ columns: ['package', 'version'], rows: Object.entries(env.packages) }],
-    notes: [],
   })
   return renderHtml({
     title: `authlab benchmarks — ${env.date.slice(0, 16).replace('T', ' ')} UTC, ${env.commit.slice(0, 7)} (${env.mode} run)`,
