@@ -39,10 +39,7 @@ export function figureBlocks(readme: string): FigureBlock[] {
   }))
 }
 
-/**
- * A Markdown table laid out as the repository's formatter lays it out (cells padded to the column,
- * numbers right-aligned), so a generated README passes the format check unchanged.
- */
+/** A Markdown table laid out as the repository's formatter lays it out, so a README passes its format check. */
 export function alignedTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
@@ -111,10 +108,7 @@ const READING = '"suspect": a flagged row.'
 const READING_RUNS = (runs: number) =>
   `Each figure is the median of the ${runs} runs; a ratio is the latest run's, with its interval; the verdict is the one all ${runs} runs reached, else "undecided in k of ${runs} runs" or "varies".`
 
-/**
- * The root README's section: where the figures come from, then per suite the latest run's chart (when
- * its SVG is at `root`) and its tables.
- */
+/** The root README's section: the source, then per suite the latest run's chart (when at `root`) and tables. */
 export function summaryFigures(
   runs: readonly ResultsFile[],
   files: readonly string[],

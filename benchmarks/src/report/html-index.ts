@@ -8,10 +8,7 @@ import { CHANGE_COLUMNS, changeCells } from './compare.js'
 import { htmlText as escapeHtml, relativeHref } from './escape.js'
 import { type HtmlCell, type HtmlTable, renderHtml, renderTable } from './html.js'
 
-/**
- * A results file found under the directory: readable by `compare`, or the reason it is not; `skipped`
- * when it was not read at all (not a regular file).
- */
+/** A results file under the directory: readable by `compare`, or why not; `skipped` when not read at all. */
 export type IndexedRun =
   | { readonly file: string; readonly results: ResultsFile }
   | { readonly file: string; readonly reason: string; readonly old?: OldRun; readonly skipped?: true }

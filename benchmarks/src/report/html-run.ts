@@ -33,10 +33,6 @@ const FLAG_MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['only ', 'too few operations for a spread: one run, no interval.'],
 ]
 
-export function flagMeaning(flag: string): string | undefined {
-  return FLAG_MEANINGS.find(([prefix]) => flag.startsWith(prefix))?.[1]
-}
-
 /** How to read every page: said once at the top, in the words the tables use. */
 export const READING_GUIDE = [
   `${VERDICT_RULE} The rounds column draws each round as a dot, the interval as a blue line and the median as an orange tick, each row on its own scale; a dashed line marks 1 when it falls inside.`,
@@ -80,9 +76,8 @@ async function stripCells(rows: readonly Row[]): Promise<HtmlCell[]> {
 }
 
 function flagNotes(rows: readonly Row[]): string[] {
-  const flags = [...new Set(rows.flatMap((r) => r.flags))]
-  return flags.map((flag) => {
-    const meaning = flagMeaning(flag)
+  return [...new Set(rows.flatMap((r) => r.flags))].map((flag) => {
+    const meaning = FLAG_MEANINGS.find(([prefix]) => flag.startsWith(prefix))?.[1]
     return `${isWarning(flag) ? '⚠ ' : ''}${flag}${meaning ? `: ${meaning}` : ''}`
   })
 }
