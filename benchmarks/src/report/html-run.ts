@@ -140,17 +140,15 @@ function controlNotes(suite: SuiteRecord): string[] {
 
 async function suiteSection(suite: SuiteRecord, cores: number): Promise<HtmlSection> {
   const charts = []
-  for (const chart of suiteCharts(suite, cores)) {
+  for (const chart of suiteCharts(suite, cores))
     charts.push({ id: `${suite.name}-${chart.name}`, title: chart.title, svg: await renderSvg(chart.spec) })
-  }
   const tables: HtmlTable[] = []
-  for (const [group, rows] of groupRows(suite.rows)) {
+  for (const [group, rows] of groupRows(suite.rows))
     tables.push(
       rows.some((r) => runtimeOf(r) !== undefined)
         ? runtimeTable(group, rows)
         : await groupTable(group, rows),
     )
-  }
   return {
     id: suite.name,
     heading: suite.name,
