@@ -1,5 +1,6 @@
 import { type AttackerEstimate, attackerEstimate, parseAttackedSetting } from '@authlab/core'
 import { keyOf, keyText } from '../keys.js'
+import { median } from '../measure/stats.js'
 import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { ResultsFile } from '../results/results.js'
 import type { Row } from '../types.js'
@@ -11,17 +12,9 @@ export interface PooledRow {
   readonly runs: number
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
-
 /**
- * Every row of the runs, pooled by key (suite, setting, operation, candidate): runs of different suites (a default-suites
- * run and an http run) each give their own rows, consecutive runs of the same suites their median.
+ * Every row of the runs, pooled by key: runs of different suites each give their own rows, consecutive
+ * runs of the same suites their median.
  */
 export function pooledRows(runs: readonly ResultsFile[]): PooledRow[] {
   const byKey = new Map<string, Row[]>()

@@ -91,13 +91,16 @@ function loginCost(c: SettingCost): string {
   return `${ms(c.cpuMsPerLogin)} CPU per login = ${formatNumber(c.loginsPerSecondPerCore)} logins/s per core${stall}`
 }
 
+/** Session IDs inside a framework: its own default, against authlab's fastest in the same server. */
 function idRow(
-  need: string,
+  e: Evidence,
+  server: 'express' | 'fastify',
+  session: string,
   use: string,
   own: string,
-  framework: { q: Ratio; reqs: number } | undefined,
-  e: Evidence,
 ): AdviceRow {
+  const need = `session IDs in ${session}`
+  const framework = e.inFramework(server, own)
   const ns = e.nsPerId(own)
   const why =
     framework && ns !== undefined
@@ -142,8 +145,13 @@ function costOfMove(to: SettingCost, from: SettingCost): string {
   return `${base}; spend some of the saving: at t=${passes.t} (≈ ${ms(passes.ms)}, scaled) the attacker's rate is no higher than against ${from.params}`
 }
 
-function missing(need: string): AdviceRow {
-  return { need, use: NOT_MEASURED, why: NOT_MEASURED, cost: NOT_MEASURED }
+/** A need's row from the setting that answers it, or "not measured" throughout. */
+function answer<T>(
+  need: string,
+  found: T | undefined,
+  row: (found: T) => Omit<AdviceRow, 'need'>,
+): AdviceRow {
+  return found ? { need, ...row(found) } : { need, use: NOT_MEASURED, why: NOT_MEASURED, cost: NOT_MEASURED }
 }
 
 /** The "which to use" table: one row per need, every figure from the runs. */
@@ -154,24 +162,9 @@ export function adviceRows(runs: readonly ResultsFile[]): AdviceRow[] {
   const server = e.bestTrade((c) => c.runsOn !== 'main-thread')
   const portable = e.bestTrade((c) => (PORTABLE_HASHERS as readonly string[]).includes(c.candidate))
   const bcrypt = e.cost('@authlab/hash-bcrypt', 'bcrypt cost=10')
-  const serverNeed = 'password hashing on a server with cores to spare'
-  const vcpuNeed = 'password hashing on one vCPU'
-  const edgeNeed = 'password hashing at the edge or in a browser'
   return [
-    idRow(
-      'session IDs in express-session',
-      "express-session's default genid",
-      'ref:express-session',
-      e.inFramework('express', 'ref:express-session'),
-      e,
-    ),
-    idRow(
-      'session IDs in @fastify/session',
-      "@fastify/session's default idGenerator",
-      'ref:fastify-session',
-      e.inFramework('fastify', 'ref:fastify-session'),
-      e,
-    ),
+    idRow(e, 'express', 'express-session', "express-session's default genid", 'ref:express-session'),
+    idRow(e, 'fastify', '@fastify/session', "@fastify/session's default idGenerator", 'ref:fastify-session'),
     {
       need: 'session IDs in better-auth',
       use: "better-auth's default generateId(32)",
@@ -181,30 +174,21 @@ export function adviceRows(runs: readonly ResultsFile[]): AdviceRow[] {
           : NOT_MEASURED,
       cost: betterAuthId === undefined ? NOT_MEASURED : `${µs(betterAuthId)} CPU per new session`,
     },
-    server
-      ? {
-          need: serverNeed,
-          use: `${packageOf(server.candidate)}, ${server.params} or more (npx authlab-bench calibrate)`,
-          why: `of every setting measured, the fewest attacker guesses per unit of server CPU: ${trade(server)}`,
-          cost: loginCost(server),
-        }
-      : missing(serverNeed),
-    server
-      ? {
-          need: vcpuNeed,
-          use: `${packageOf(server.candidate)}, ${server.params}`,
-          why: `off the event loop${server.stallMs === undefined ? '' : ` (a 1 ms timer waited up to ${ms(server.stallMs)} while it hashed)`}, and the same trade: ${formatNumber(guessesPerLoginCost(server) as number)} guesses per login's CPU time`,
-          cost: `${formatNumber(server.loginsPerSecondPerCore)} logins/s for the whole machine at most`,
-        }
-      : missing(vcpuNeed),
-    portable
-      ? {
-          need: edgeNeed,
-          use: `${packageOf(portable.candidate)}, ${portable.params} (${portable.label}), in a worker`,
-          why: `no native code; of the packages that run there, the fewest attacker guesses per unit of CPU: ${trade(portable)}`,
-          cost: `${loginCost(portable)}${portable.runsOn === 'main-thread' ? ', on the calling thread' : ''}`,
-        }
-      : missing(edgeNeed),
+    answer('password hashing on a server with cores to spare', server, (s) => ({
+      use: `${packageOf(s.candidate)}, ${s.params} or more (npx authlab-bench calibrate)`,
+      why: `of every setting measured, the fewest attacker guesses per unit of server CPU: ${trade(s)}`,
+      cost: loginCost(s),
+    })),
+    answer('password hashing on one vCPU', server, (s) => ({
+      use: `${packageOf(s.candidate)}, ${s.params}`,
+      why: `off the event loop${s.stallMs === undefined ? '' : ` (a 1 ms timer waited up to ${ms(s.stallMs)} while it hashed)`}, and the same trade: ${formatNumber(guessesPerLoginCost(s) as number)} guesses per login's CPU time`,
+      cost: `${formatNumber(s.loginsPerSecondPerCore)} logins/s for the whole machine at most`,
+    })),
+    answer('password hashing at the edge or in a browser', portable, (p) => ({
+      use: `${packageOf(p.candidate)}, ${p.params} (${p.label}), in a worker`,
+      why: `no native code; of the packages that run there, the fewest attacker guesses per unit of CPU: ${trade(p)}`,
+      cost: `${loginCost(p)}${p.runsOn === 'main-thread' ? ', on the calling thread' : ''}`,
+    })),
     migrationRow('moving users off bcrypt', bcrypt, server, '@authlab/password-context'),
     migrationRow("moving users off better-auth's scrypt", betterAuthHash, server, '@authlab/better-auth'),
   ]

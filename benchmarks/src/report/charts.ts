@@ -43,10 +43,7 @@ export interface LineChart {
 
 // Okabe–Ito: distinguishable with the common colour-vision deficiencies.
 const PALETTE = ['#0072b2', '#999999', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#f0e442']
-/**
- * Series every chart colours the same way, so a reader learns the legend once; any other series name
- * takes the next free colour of the palette.
- */
+/** Series every chart colours the same way, so a reader learns the legend once. */
 export const SERIES = {
   decided: 'better or worse',
   same: `same (within ±${MIN_EFFECT_PCT} %)`,
@@ -95,9 +92,8 @@ const CONFIG = { legend: { orient: 'bottom', labelLimit: 0, columns: 3 } }
 const asSpec = (spec: object) => spec as unknown as Spec
 
 /**
- * Sorted horizontal bars with an axis, a legend by series, the interval as a whisker, the per-round
- * figures as dots and an optional reference line. Labels are never truncated (`labelLimit: 0`): the
- * chart grows to fit them.
+ * Sorted horizontal bars with a legend by series, the interval as a whisker, the per-round figures as
+ * dots and an optional reference line; labels are never truncated: the chart grows to fit them.
  */
 export function barChartSpec(chart: BarChart): Spec {
   const order = sortedLabels(chart.bars)
@@ -193,11 +189,10 @@ function barView(
 
 /** Two bar charts side by side on the same rows: e.g. login throughput beside GET /health p99. */
 export function sideBySideSpec(left: BarChart, right: BarChart): Spec {
-  // Both panels list the rows in the left one's order: a row is read across, at one height.
+  // Both panels list the rows in the left one's order, so a row is read across; labels only on the left.
   const order = sortedLabels(left.bars)
   return asSpec({
     $schema: SCHEMA,
-    // The right panel's rows are the left one's: its labels would only repeat them.
     hconcat: [barView(left, WIDTH / 2, order), barView(right, WIDTH / 2, order, false)],
     resolve: { scale: { color: 'shared', y: 'shared' } },
     config: CONFIG,

@@ -1,8 +1,8 @@
 import type { Environment } from '@authlab/workspace'
 import type { Change, Comparison } from '../results/compare.js'
 import type { ResultsFile } from '../results/results.js'
+import { markdownText } from './escape.js'
 import { formatNumber } from './format.js'
-import { escapeCell } from './markdown.js'
 
 export type CompareFormat = 'text' | 'md' | 'json'
 
@@ -54,16 +54,16 @@ export function renderComparison(
   const rows = comparison.changes.map((c) => ({ c, cells: changeCells(c) }))
   if (format === 'md') {
     return [
-      ...sides.map((s) => `- ${escapeCell(s)}`),
+      ...sides.map((s) => `- ${markdownText(s)}`),
       '',
       `| ${CHANGE_COLUMNS.join(' | ')} |`,
       '| :-- | --: | --: | --: | :-- |',
       ...rows.map(
         ({ c, cells }) =>
-          `| ${cells.map((x, i) => (i === 4 && c.decision === 'regression' ? `**${x}**` : escapeCell(x))).join(' | ')} |`,
+          `| ${cells.map((x, i) => (i === 4 && c.decision === 'regression' ? `**${x}**` : markdownText(x))).join(' | ')} |`,
       ),
-      ...comparison.onlyBefore.map((k) => `| ${escapeCell(k)} | only before | | | |`),
-      ...comparison.onlyAfter.map((k) => `| ${escapeCell(k)} | only after | | | |`),
+      ...comparison.onlyBefore.map((k) => `| ${markdownText(k)} | only before | | | |`),
+      ...comparison.onlyAfter.map((k) => `| ${markdownText(k)} | only after | | | |`),
       '',
       summary,
       '',

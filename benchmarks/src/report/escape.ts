@@ -1,7 +1,6 @@
 /**
- * Escaping for every output format the reporters write. A results file is untrusted input (anyone can
- * hand one to `report`, `compare`, `spread` or `figures`), so every string taken from one goes through
- * the function for the format it lands in, and these are the only escaping rules in the bench.
+ * Escaping for every output format the reporters write: a results file is untrusted input, so every
+ * string taken from one goes through the function for the format it lands in.
  */
 
 /**
@@ -15,10 +14,7 @@ const TERMINAL_SEQUENCE =
 /** C0 and C1 control characters and DEL (Unicode category Cc), line breaks included. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
-/**
- * Also not allowed in XML 1.0 (§2.2 Char): lone surrogates and U+FFFE/U+FFFF. One of them in an SVG
- * label makes the whole file unreadable.
- */
+/** Not XML 1.0 Chars (§2.2): lone surrogates and U+FFFE/U+FFFF, one of which makes a whole SVG unreadable. */
 const NOT_XML_CHAR = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g
 
 /** One line of plain text: escape sequences removed, every other control character (newlines too) a space. */
@@ -29,10 +25,7 @@ export function plainText(text: string): string {
 /** Text for a terminal: nothing in it can move the cursor, clear the screen, set a title or make a link. */
 export const terminalText = plainText
 
-/**
- * A terminal message that may span lines (an error, a multi-line report): each line cleaned as
- * `terminalText`, the line breaks kept.
- */
+/** A terminal message that may span lines: each line cleaned as `terminalText`, the line breaks kept. */
 export const terminalLines = (text: string) => String(text).split('\n').map(terminalText).join('\n')
 
 /** Text content or an attribute value in HTML or XML (SVG): markup characters as entities. */
@@ -82,9 +75,6 @@ const MARKDOWN_SPECIAL = /[\\`*<>&|~]|\](?=[([:])|(?<![A-Za-z0-9])_|_(?![A-Za-z0
 export function markdownText(text: string): string {
   return plainText(text).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
 }
-
-/** A Markdown table cell: as `markdownText` (its `|` escaped, so it cannot end the cell). */
-export const markdownCell = markdownText
 
 /** Inline code in Markdown: a backtick fence longer than any run of backticks inside (CommonMark §6.1). */
 export function markdownCode(text: string): string {

@@ -2,21 +2,19 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { againstOf, matches, type RowKey } from '../keys.js'
 import { rejudge } from '../measure/verdict.js'
-import type { ResultsFile, SuiteRecord } from '../results/results.js'
+import type { ResultsFile } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
 import { adviceFigures, costsFigures } from './advice-readme.js'
 import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
 import { fileNamePart, markdownCode, markdownText } from './escape.js'
 import { groupRows, inSummary } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
-import { escapeCell } from './markdown.js'
 import { runtimesFigures } from './runtimes-figures.js'
 import { suiteCharts } from './suite-charts.js'
 
 /**
- * A README's figures live between these markers, which name the results files they come from (relative
- * to the repository root, comma-separated, oldest first) and, in a package's README, the candidate they
- * are about:
+ * A README's figures live between markers naming the results files (from the repository root, oldest
+ * first) and, in a package's README, the candidate:
  *   <!-- figures from benchmarks/results/<stem>.json[,<stem2>.json,…] [candidate <id>] -->
  *   …generated…
  *   <!-- /figures -->
@@ -28,11 +26,8 @@ const BLOCK =
 type BlockKind = 'findings' | 'defaults' | 'advice' | 'costs' | 'runtimes'
 
 export interface FigureBlock {
-  /** The results files, relative to the repository root, oldest first. */
   readonly files: readonly string[]
   readonly candidate?: string
-  /** The findings or the frameworks' defaults (claims.ts), the advice or the hasher costs (advice-readme.ts),
-   * or one table across runtimes (runtimes-figures.ts). */
   readonly kind?: BlockKind
 }
 
@@ -44,16 +39,13 @@ export function figureBlocks(readme: string): FigureBlock[] {
   }))
 }
 
-/**
- * A Markdown table laid out as the repository's formatter lays it out (cells padded to the column,
- * numbers right-aligned), so a generated README passes the format check unchanged.
- */
+/** A Markdown table laid out as the repository's formatter lays it out, so a README passes its format check. */
 export function alignedTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
   right: (column: number) => boolean,
 ): string[] {
-  const escaped = [headers, ...rows].map((r) => r.map(escapeCell))
+  const escaped = [headers, ...rows].map((r) => r.map(markdownText))
   const widths = headers.map((_, i) => Math.max(3, ...escaped.map((r) => [...(r[i] ?? '')].length)))
   const pad = (cell: string, i: number) => {
     const fill = ' '.repeat((widths[i] ?? 0) - [...cell].length)
@@ -67,20 +59,13 @@ export function alignedTable(
 /** Details worth a column in a README where a group has them: the finding beside the headline figure. */
 const KEY_DETAILS = ['heap B/survivor', 'p99 delay ms', 'runs on', 'GET /health p99 ms']
 
-/** Which groups of a suite the README shows; the rest are one link away in the run's report. */
-function readmeGroups(suite: SuiteRecord, held: ReadonlyMap<Row, HeldRow>): [string, HeldRow[]][] {
-  const groups = [...groupRows(suite.rows)].map(([group, rows]): [string, HeldRow[]] => [
-    group,
-    rows.map((r) => held.get(r) as HeldRow),
-  ])
-  return groups.filter(([, rows]) => rows.every((h) => inSummary(h.row)))
-}
+/** The interval a ratio column shows: one run's 95 % interval, or the range of several runs. */
+const intervalOf = (runs: number) => (runs === 1 ? '[95 %]' : `(range of ${runs} runs)`)
 
 function groupTable(rows: readonly HeldRow[]): string[] {
   const details = KEY_DETAILS.filter((k) => rows.some(({ row }) => row.details[k] !== undefined))
   const baselines = [...new Set(rows.flatMap(({ row }) => row.ratios.slice(0, 1).map((q) => q.baseline)))]
-  const runs = rows[0]?.of ?? 1
-  const how = runs === 1 ? '[95 %]' : `(range of ${runs} runs)`
+  const how = intervalOf(rows[0]?.of ?? 1)
   const ratio = baselines.length === 1 ? `× ${baselines[0]} ${how}` : `× own baseline ${how}`
   const hasRatio = baselines.length > 0
   const headers = ['candidate', rows[0]?.row.unit ?? '', ...(hasRatio ? [ratio, 'verdict'] : []), ...details]
@@ -99,8 +84,9 @@ function groupTable(rows: readonly HeldRow[]): string[] {
 export function source(runs: readonly ResultsFile[], files: readonly string[], toRoot: string): string {
   const link = (path: string) => join(toRoot, path)
   // The HTML report is not committed (it inlines every chart again); `authlab-bench report` rebuilds it.
-  const reports = (file: string) => `[Markdown](${link(file.replace(/\.json$/, '.md'))})`
-  const named = files.map((file) => `[\`${basename(file)}\`](${link(file)}) (${reports(file)})`)
+  const named = files.map(
+    (file) => `[\`${basename(file)}\`](${link(file)}) ([Markdown](${link(file.replace(/\.json$/, '.md'))}))`,
+  )
   const latest = runs.at(-1) as ResultsFile
   const env = latest.environment
   const commits = markdownText([...new Set(runs.map((r) => r.environment.commit.slice(0, 7)))].join(', '))
@@ -116,17 +102,13 @@ export function source(runs: readonly ResultsFile[], files: readonly string[], t
 }
 
 // The rule itself is said once, in the section the block links to.
-const READING = ['"suspect": a flagged row.']
+const READING = '"suspect": a flagged row.'
 
 /** What a block over several runs adds: a ratio is quoted only where the runs agree. */
-const READING_RUNS = (runs: number) => [
-  `Each figure is the median of the ${runs} runs; a ratio is the latest run's, with its interval; the verdict is the one all ${runs} runs reached, else "undecided in k of ${runs} runs" or "varies".`,
-]
+const READING_RUNS = (runs: number) =>
+  `Each figure is the median of the ${runs} runs; a ratio is the latest run's, with its interval; the verdict is the one all ${runs} runs reached, else "undecided in k of ${runs} runs" or "varies".`
 
-/**
- * The root README's section: where the figures come from, then per suite the latest run's chart (when
- * its SVG is at `root`) and its tables.
- */
+/** The root README's section: the source, then per suite the latest run's chart (when at `root`) and tables. */
 export function summaryFigures(
   runs: readonly ResultsFile[],
   files: readonly string[],
@@ -135,11 +117,13 @@ export function summaryFigures(
 ): string {
   const latest = runs.at(-1) as ResultsFile
   const file = files.at(-1) as string
-  const reading = runs.length === 1 ? READING : [...READING, ...READING_RUNS(runs.length)]
-  const out = [source(runs, files, toRoot), '', ...reading]
-  out.push(
+  const out = [
+    source(runs, files, toRoot),
+    '',
+    READING,
+    ...(runs.length === 1 ? [] : [READING_RUNS(runs.length)]),
     `How they are made: [benchmarks/README.md](${join(toRoot, 'benchmarks/README.md')}#how-figures-are-made).`,
-  )
+  ]
   const held = new Map(heldRows(runs).map((h) => [h.row, h]))
   const dir = dirname(file)
   const stem = basename(file, '.json')
@@ -149,13 +133,14 @@ export function summaryFigures(
     // GET /health p99) says more than the ids-in-framework ratios.
     const charts = suiteCharts(suite, latest.environment.cores)
     const chart = charts.find((c) => c.name.startsWith('login')) ?? charts[0]
-    const svg = chart
-      ? join(dir, `${stem}-${fileNamePart(suite.name)}-${fileNamePart(chart.name)}.svg`)
-      : undefined
+    const svg = chart && join(dir, `${stem}-${fileNamePart(suite.name)}-${fileNamePart(chart.name)}.svg`)
     if (chart && svg && existsSync(join(root, svg)))
       out.push('', `![${markdownText(chart.title)}](${join(toRoot, svg)})`)
-    for (const [group, rows] of readmeGroups(suite, held))
-      out.push('', `_${markdownText(group)}_`, '', ...groupTable(rows))
+    // The groups a summary shows; the rest are one link away in the run's report.
+    for (const [group, rows] of groupRows(suite.rows)) {
+      if (rows.every(inSummary))
+        out.push('', `_${markdownText(group)}_`, '', ...groupTable(rows.map((r) => held.get(r) as HeldRow)))
+    }
   }
   return out.join('\n')
 }
@@ -168,7 +153,6 @@ export function candidateFigures(
   toRoot: string,
 ): string {
   const rows = heldRows(runs).filter((h) => h.row.candidate === candidate)
-  const how = runs.length === 1 ? '[95 %]' : `(range of ${runs.length} runs)`
   const cells = rows.map((held) => {
     const { row } = held
     const q = row.ratios[0]
@@ -184,9 +168,8 @@ export function candidateFigures(
         .join(', '),
     ]
   })
-  const table = alignedTable(['suite · group', 'figure', 'ratio to', how, 'verdict', 'also'], cells, (i) =>
-    [1, 3].includes(i),
-  )
+  const headers = ['suite · group', 'figure', 'ratio to', intervalOf(runs.length), 'verdict', 'also']
+  const table = alignedTable(headers, cells, (i) => i === 1 || i === 3)
   const summary = `[all candidates](${join(toRoot, 'benchmarks', 'README.md')}#latest-figures)`
   return [
     source(runs, files, toRoot),
@@ -213,6 +196,14 @@ function focused(row: Row, part: ClaimPart): Row | undefined {
   return { ...row, flags: row.flags.filter((f) => f !== 'baseline'), ratios: [chosen] }
 }
 
+/** A held row seen through `view` (one of its ratios) as "ratio verdict"; undefined where it has none. */
+function heldVia(h: HeldRow | undefined, view: (row: Row) => Row | undefined): string | undefined {
+  const row = h && view(h.row)
+  if (!h || !row) return undefined
+  const { ratio, verdict } = heldRatio({ row, runs: h.runs.flatMap((r) => view(r) ?? []), of: h.of })
+  return `${ratio} ${verdict}`
+}
+
 /** A claim as the runs answer it: each part's magnitude, interval and verdict, in the findings' words. */
 export interface Finding {
   readonly title: string
@@ -228,12 +219,11 @@ export function findings(runs: readonly ResultsFile[]): Finding[] {
   const held = heldRows(runs)
   return CLAIMS.flatMap((claim) => {
     const parts = claim.parts(rows, latest.environment.cores).flatMap((part) => {
-      const h = held.find((x) => part.pick(x.row))
-      const row = h && focused(h.row, part)
-      if (!h || !row) return []
-      const runsOf = h.runs.flatMap((r) => focused(r, part) ?? [])
-      const { ratio, verdict } = heldRatio({ row, runs: runsOf, of: h.of })
-      return [`${part.label} ${ratio} ${verdict}`]
+      const text = heldVia(
+        held.find((x) => part.pick(x.row)),
+        (row) => focused(row, part),
+      )
+      return text ? [`${part.label} ${text}`] : []
     })
     return parts.length === 0 ? [] : [{ title: claim.title, source: claim.source, parts }]
   })
@@ -275,16 +265,11 @@ export function defaultsFigures(
 ): string {
   const held = heldRows(runs)
   const find = (want: Partial<RowKey>) => held.find((h) => matches(h.row, want))
-  const cell = (h: HeldRow | undefined, pick: (row: Row) => Ratio | undefined) => {
-    const view = (row: Row): Row | undefined => {
+  const cell = (h: HeldRow | undefined, pick: (row: Row) => Ratio | undefined) =>
+    heldVia(h, (row) => {
       const q = pick(row)
       return q ? { ...row, flags: [], ratios: [q] } : undefined
-    }
-    const row = h && view(h.row)
-    if (!h || !row) return 'not measured'
-    const { ratio, verdict } = heldRatio({ row, runs: h.runs.flatMap((r) => view(r) ?? []), of: h.of })
-    return `${ratio} ${verdict}`
-  }
+    }) ?? 'not measured'
   const ids = { suite: 'ids', operation: 'generate', runtime: undefined }
   const best = find({ ...ids, candidate: BEST_ID })
   const measured = FRAMEWORK_DEFAULTS.filter((f) => !f.needs || find({ ...ids, candidate: f.id }))
@@ -346,22 +331,22 @@ export function regenerate(
     const suites = new Set(newer.run.suites)
     return older.run.suites.some((s) => suites.has(s))
   }
-  return readme.replace(BLOCK, (_, list: string, candidate: string | undefined, kind?: string) => {
+  const byKind = {
+    findings: findingsFigures,
+    defaults: defaultsFigures,
+    advice: adviceFigures,
+    costs: costsFigures,
+    runtimes: runtimesFigures,
+  }
+  return readme.replace(BLOCK, (_, list: string, candidate: string | undefined, kind?: BlockKind) => {
     const named = list.split(',')
     const files = from !== undefined && replaces(named) ? from : named
     const runs = files.map(read)
-    const body =
-      kind === 'findings'
-        ? findingsFigures(runs, files, toRoot)
-        : kind === 'defaults'
-          ? defaultsFigures(runs, files, toRoot)
-          : kind === 'advice' || kind === 'costs'
-            ? (kind === 'advice' ? adviceFigures : costsFigures)(runs, files, toRoot)
-            : kind === 'runtimes'
-              ? runtimesFigures(runs, files, toRoot)
-              : candidate
-                ? candidateFigures(runs, files, candidate, toRoot)
-                : summaryFigures(runs, files, toRoot, root)
+    const body = kind
+      ? byKind[kind](runs, files, toRoot)
+      : candidate
+        ? candidateFigures(runs, files, candidate, toRoot)
+        : summaryFigures(runs, files, toRoot, root)
     const tail = kind ? ` ${kind}` : candidate ? ` candidate ${candidate}` : ''
     const open = `<!-- figures from ${files.join(',')}${tail} -->`
     return `${open}\n\n${body}\n\n<!-- /figures -->`

@@ -15,8 +15,7 @@ export function formatNumber(n: number): string {
 }
 
 export function formatCell(value: number | string | undefined): string {
-  if (value === undefined) return ''
-  return typeof value === 'number' ? formatNumber(value) : value
+  return typeof value === 'number' ? formatNumber(value) : (value ?? '')
 }
 
 export { formatRatio }
@@ -55,19 +54,16 @@ export function groupRows(rows: readonly Row[]): Map<string, Row[]> {
   return groups
 }
 
-export interface Table {
-  readonly headers: readonly string[]
-  readonly cells: readonly (readonly string[])[]
-  /** Per body row: should a reader distrust it (noisy, skipped...)? */
-  readonly flagged: readonly boolean[]
-}
-
 /**
- * The one table layout every text reporter renders: candidate, runtime (when rows carry one), value ± rme,
- * samples, one column per baseline, the details in the suite's order, then flags. Terminal and Markdown
- * differ only in syntax.
+ * The one table layout every reporter renders: candidate, runtime (when rows carry one), value ± rme,
+ * samples, one column per baseline, the details in the suite's order, then flags.
  */
-export function tableOf(rows: readonly Row[]): Table {
+export function tableOf(rows: readonly Row[]): {
+  headers: string[]
+  cells: string[][]
+  /** Per body row: should a reader distrust it (noisy, skipped...)? */
+  flagged: boolean[]
+} {
   const baselines = [...new Set(rows.flatMap((r) => r.ratios.map((q) => q.baseline)))]
   const detailKeys = [...new Set(rows.flatMap((r) => Object.keys(r.details)))]
   const unit = rows[0]?.unit ?? ''

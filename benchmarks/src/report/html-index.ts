@@ -1,17 +1,14 @@
 import { lstatSync, readdirSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import { entryKind } from '../files/regular.js'
 import { type CompareOptions, compareResults, compareRule } from '../results/compare.js'
 import { type OldRun, readOldRun } from '../results/old.js'
 import { type ResultsFile, readResults } from '../results/results.js'
 import { CHANGE_COLUMNS, changeCells } from './compare.js'
-import { relativeHref } from './escape.js'
-import { escapeHtml, type HtmlCell, type HtmlTable, renderHtml, renderTable } from './html.js'
+import { htmlText as escapeHtml, relativeHref } from './escape.js'
+import { type HtmlCell, type HtmlTable, renderHtml, renderTable } from './html.js'
 
-/**
- * A results file found under the directory: readable by `compare`, or the reason it is not; `skipped`
- * when it was not read at all (not a regular file).
- */
+/** A results file under the directory: readable by `compare`, or why not; `skipped` when not read at all. */
 export type IndexedRun =
   | { readonly file: string; readonly results: ResultsFile }
   | { readonly file: string; readonly reason: string; readonly old?: OldRun; readonly skipped?: true }
@@ -44,15 +41,8 @@ export function findRuns(dir: string): IndexedRun[] {
       return { file, reason: (error as Error).message.replace(`${file}: `, ''), ...(old ? { old } : {}) }
     }
   })
-  const runs = [...read, ...skipped]
   // File names start with the run's date: their order is the runs' order.
-  return runs.sort(
-    (a, b) =>
-      a.file
-        .split('/')
-        .at(-1)
-        ?.localeCompare(b.file.split('/').at(-1) ?? '') ?? 0,
-  )
+  return [...read, ...skipped].sort((a, b) => basename(a.file).localeCompare(basename(b.file)))
 }
 
 const describe = (r: ResultsFile) =>
@@ -102,14 +92,7 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
   const current = runs.filter((r): r is Extract<IndexedRun, { results: ResultsFile }> => 'results' in r)
   const link = (file: string): HtmlCell => {
     const stem = relative(dir, file).replace(/\.json$/, '')
-    const html = `${file.replace(/\.json$/, '')}.html`
-    const exists = (() => {
-      try {
-        return lstatSync(html).isFile()
-      } catch {
-        return false
-      }
-    })()
+    const exists = lstatSync(`${file.replace(/\.json$/, '')}.html`, { throwIfNoEntry: false })?.isFile()
     // A file name is data too: `javascript:x.json` must link to a file, not run a script (RFC 3986 §4.2).
     return exists
       ? { href: relativeHref(`${stem}.html`), text: 'HTML report' }
@@ -172,18 +155,13 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
         heading: 'Runs',
         intro:
           'Each run’s environment and its report. A file in an older format is listed with the reason compare refuses it; an entry that is not a regular file (a symbolic link, a FIFO) is skipped unread.',
-        charts: [],
         tables: [table],
-        notes: [],
       },
       {
         id: 'compare',
         heading: 'Compare two runs',
         intro:
           'Choose two runs: the older one is “before”. Each row’s first ratio is compared round by round, exactly as `authlab-bench compare` does; every pair is listed below.',
-        charts: [],
-        tables: [],
-        notes: [],
         markup: picker,
       },
     ],

@@ -33,10 +33,6 @@ const FLAG_MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['only ', 'too few operations for a spread: one run, no interval.'],
 ]
 
-export function flagMeaning(flag: string): string | undefined {
-  return FLAG_MEANINGS.find(([prefix]) => flag.startsWith(prefix))?.[1]
-}
-
 /** How to read every page: said once at the top, in the words the tables use. */
 export const READING_GUIDE = [
   `${VERDICT_RULE} The rounds column draws each round as a dot, the interval as a blue line and the median as an orange tick, each row on its own scale; a dashed line marks 1 when it falls inside.`,
@@ -80,9 +76,8 @@ async function stripCells(rows: readonly Row[]): Promise<HtmlCell[]> {
 }
 
 function flagNotes(rows: readonly Row[]): string[] {
-  const flags = [...new Set(rows.flatMap((r) => r.flags))]
-  return flags.map((flag) => {
-    const meaning = flagMeaning(flag)
+  return [...new Set(rows.flatMap((r) => r.flags))].map((flag) => {
+    const meaning = FLAG_MEANINGS.find(([prefix]) => flag.startsWith(prefix))?.[1]
     return `${isWarning(flag) ? '⚠ ' : ''}${flag}${meaning ? `: ${meaning}` : ''}`
   })
 }
@@ -145,17 +140,15 @@ function controlNotes(suite: SuiteRecord): string[] {
 
 async function suiteSection(suite: SuiteRecord, cores: number): Promise<HtmlSection> {
   const charts = []
-  for (const chart of suiteCharts(suite, cores)) {
+  for (const chart of suiteCharts(suite, cores))
     charts.push({ id: `${suite.name}-${chart.name}`, title: chart.title, svg: await renderSvg(chart.spec) })
-  }
   const tables: HtmlTable[] = []
-  for (const [group, rows] of groupRows(suite.rows)) {
+  for (const [group, rows] of groupRows(suite.rows))
     tables.push(
       rows.some((r) => runtimeOf(r) !== undefined)
         ? runtimeTable(group, rows)
         : await groupTable(group, rows),
     )
-  }
   return {
     id: suite.name,
     heading: suite.name,
@@ -199,9 +192,7 @@ export async function renderRunHtml(results: ResultsFile): Promise<string> {
   sections.push({
     id: 'packages',
     heading: 'Package versions',
-    charts: [],
     tables: [{ columns: ['package', 'version'], rows: Object.entries(env.packages) }],
-    notes: [],
   })
   return renderHtml({
     title: `authlab benchmarks — ${env.date.slice(0, 16).replace('T', ' ')} UTC, ${env.commit.slice(0, 7)} (${env.mode} run)`,

@@ -1,7 +1,6 @@
 /**
- * One self-contained HTML page: inline CSS and inline SVG charts, no CDN, no network. It opens from
- * disk, from an e-mail attachment or from a CI artefact exactly the same way. Only a page that asks for
- * it (the index of runs) carries a small inline script, and nothing it does reaches the network.
+ * One self-contained HTML page: inline CSS and inline SVG charts, no CDN, no network, so it opens the
+ * same from disk, an e-mail or a CI artefact. Only the index of runs carries a small inline script.
  */
 
 /** A table cell: text (escaped), an SVG made by charts.ts (inlined as is), or a relative link. */
@@ -11,45 +10,33 @@ export interface HtmlTable {
   readonly caption?: string
   readonly columns: readonly string[]
   readonly rows: ReadonlyArray<ReadonlyArray<HtmlCell>>
-  /** Per body row: shown highlighted, because a flag says not to read it as fact. */
+  /** Per body row: highlighted, because a flag says not to read it as fact. */
   readonly flagged?: readonly boolean[]
-  /** Explanations right under this table: its flags, its A/A controls. */
   readonly notes?: readonly string[]
-}
-
-export interface HtmlChart {
-  readonly id: string
-  readonly title: string
-  /** Rendered by charts.ts's renderSvg. */
-  readonly svg: string
 }
 
 export interface HtmlSection {
   readonly id?: string
   readonly heading: string
   readonly intro?: string
-  readonly charts: readonly HtmlChart[]
-  readonly tables: readonly HtmlTable[]
-  /** Explanations shown under the tables: A/A controls, skipped rows and why. */
-  readonly notes: readonly string[]
+  /** SVGs made by charts.ts's renderSvg. */
+  readonly charts?: readonly { readonly id: string; readonly title: string; readonly svg: string }[]
+  readonly tables?: readonly HtmlTable[]
+  readonly notes?: readonly string[]
   /** Markup our own code built from escaped parts (the index's run picker), shown after the intro. */
   readonly markup?: string
 }
 
 export interface HtmlPage {
   readonly title: string
-  /** The environment, shown first: CPU, cores, OS, runtimes, commit, date, load. */
+  /** The environment, shown first, then how to read the page. */
   readonly environment: ReadonlyArray<readonly [string, string]>
-  /** How to read the page, shown after the environment. */
   readonly legend?: readonly string[]
   readonly sections: readonly HtmlSection[]
-  /** Inline script for a page that needs one (the index's run picker); no page loads one from elsewhere. */
   readonly script?: string
 }
 
 import { htmlText as escapeHtml } from './escape.js'
-
-export { escapeHtml }
 
 const STYLE = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1b1b1b}
@@ -95,13 +82,13 @@ const notesList = (notes: readonly string[] | undefined) =>
 function renderSection(section: HtmlSection): string {
   const id = section.id ? ` id="${escapeHtml(section.id)}"` : ''
   const intro = section.intro ? `<p>${escapeHtml(section.intro)}</p>` : ''
-  const charts = section.charts
+  const charts = (section.charts ?? [])
     .map(
       (c) =>
         `<figure class="chart" id="${escapeHtml(c.id)}"><figcaption>${escapeHtml(c.title)}</figcaption>${c.svg}</figure>`,
     )
     .join('')
-  const tables = section.tables.map(renderTable).join('')
+  const tables = (section.tables ?? []).map(renderTable).join('')
   const markup = section.markup ?? ''
   return `<section${id}><h2>${escapeHtml(section.heading)}</h2>${intro}${markup}${charts}${tables}${notesList(section.notes)}</section>`
 }

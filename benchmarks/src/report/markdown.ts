@@ -1,20 +1,18 @@
 import type { ResultsFile } from '../results/results.js'
-import { markdownCell as escapeCell, markdownCode, markdownText, relativeHref } from './escape.js'
+import { markdownCode, markdownText, relativeHref } from './escape.js'
 import { groupRows, tableOf } from './format.js'
 import { VERDICT_RULE } from './words.js'
-
-export { escapeCell }
 
 function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
   const { headers, cells, flagged } = tableOf(rows)
   const align = headers.map((_, i) => (i === 0 || i === headers.length - 1 ? ':--' : '--:'))
   return [
-    `| ${headers.map(escapeCell).join(' | ')} |`,
+    `| ${headers.map(markdownText).join(' | ')} |`,
     `| ${align.join(' | ')} |`,
     // A row flagged as untrustworthy is italicised and marked ⚠ so it is not read as fact.
     ...cells.map(
       (c, i) =>
-        `| ${c.map((x, j) => (flagged[i] && j === 0 ? `⚠ _${escapeCell(x)}_` : escapeCell(x))).join(' | ')} |`,
+        `| ${c.map((x, j) => (flagged[i] && j === 0 ? `⚠ _${markdownText(x)}_` : markdownText(x))).join(' | ')} |`,
     ),
   ]
 }

@@ -37,15 +37,16 @@ export function seriesOf(row: Row): string {
 /** A bar of the row's first ratio: median of the per-round ratios, 95 % interval, the rounds as dots. */
 function ratioBar(row: Row): Bar | undefined {
   const q = row.ratios[0]
-  if (!q) return undefined
-  return {
-    label: row.label,
-    value: q.value,
-    low: q.low,
-    high: q.high,
-    series: seriesOf(row),
-    rounds: q.rounds,
-  }
+  return (
+    q && {
+      label: row.label,
+      value: q.value,
+      low: q.low,
+      high: q.high,
+      series: seriesOf(row),
+      rounds: q.rounds,
+    }
+  )
 }
 
 /** A bar of the row's own figure, with the interval of its rounds' median when it has rounds. */
@@ -76,43 +77,48 @@ const slug = (text: string) =>
  * figures (every value 0 or 1, no ratio) is a table, not a chart.
  */
 export function groupChart(suite: string, group: string, rows: readonly Row[]): SuiteChart | undefined {
+  const title = `${suite} · ${group}`
   const ratioBars = rows.map(ratioBar).filter((b): b is Bar => b !== undefined)
-  if (ratioBars.length > 0) {
-    const baselines = [...new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))]
-    const against = baselines.length === 1 ? baselines[0] : 'each row’s own baseline (see table)'
-    const chart: BarChart = {
-      title: `${suite} · ${group}`,
-      axis: `× vs ${against} (higher is better; dots: rounds, whisker: 95 % interval)`,
-      bars: ratioBars,
-      reference: { value: 1, label: baselines.length === 1 ? '1 = baseline' : '1' },
-    }
-    return { name: slug(group), title: chart.title, spec: barChartSpec(chart) }
-  }
-  if (rows.every((r) => r.value === 0 || r.value === 1)) return undefined
-  const unit = rows[0]?.unit ?? ''
-  const chart: BarChart = {
-    title: `${suite} · ${group}`,
-    axis: `${unit} (${better(rows[0])} is better)`,
-    bars: rows.map((row) => valueBar(row)),
-  }
-  return { name: slug(group), title: chart.title, spec: barChartSpec(chart) }
+  if (ratioBars.length === 0 && rows.every((r) => r.value === 0 || r.value === 1)) return undefined
+  const baselines = [...new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))]
+  const against = baselines.length === 1 ? baselines[0] : 'each row’s own baseline (see table)'
+  const chart: BarChart =
+    ratioBars.length > 0
+      ? {
+          title,
+          axis: `× vs ${against} (higher is better; dots: rounds, whisker: 95 % interval)`,
+          bars: ratioBars,
+          reference: { value: 1, label: baselines.length === 1 ? '1 = baseline' : '1' },
+        }
+      : { title, axis: `${rows[0]?.unit ?? ''} (${better(rows[0])} is better)`, bars: rows.map(valueBar) }
+  return { name: slug(group), title, spec: barChartSpec(chart) }
+}
+
+/** Two panels on the same rows: each row's own figure, and one of its details (`series` recolours both). */
+function pairChart(
+  rows: readonly Row[],
+  left: Omit<BarChart, 'bars'>,
+  right: Omit<BarChart, 'bars'>,
+  detail: string,
+  series?: (row: Row) => string,
+): Spec {
+  const bars = (bar: (row: Row) => Bar) =>
+    rows.map((row) => (series ? { ...bar(row), series: series(row) } : bar(row)))
+  return sideBySideSpec(
+    { ...left, bars: bars(valueBar) },
+    { ...right, bars: bars((row) => detailBar(row, detail)) },
+  )
 }
 
 /** IDs: how fast, and what a surviving ID costs the heap, on the same rows. */
 function idsChart(rows: readonly Row[]): SuiteChart | undefined {
   const withHeap = rows.filter((r) => numberDetail(r, 'heap B/survivor') !== undefined)
   if (withHeap.length === 0) return undefined
-  const spec = sideBySideSpec(
-    {
-      title: 'IDs per CPU-second',
-      axis: `IDs/s (higher is better; whisker: 95 % interval of the rounds)`,
-      bars: withHeap.map((row) => valueBar(row)),
-    },
-    {
-      title: 'Heap retained per surviving ID',
-      axis: 'bytes per survivor (lower is better)',
-      bars: withHeap.map((row) => detailBar(row, 'heap B/survivor')),
-    },
+  const spec = pairChart(
+    withHeap,
+    { title: 'IDs per CPU-second', axis: `IDs/s (higher is better; whisker: 95 % interval of the rounds)` },
+    { title: 'Heap retained per surviving ID', axis: 'bytes per survivor (lower is better)' },
+    'heap B/survivor',
   )
   return { name: 'speed-and-heap', title: 'IDs/s and retained heap per survivor', spec }
 }
@@ -122,38 +128,23 @@ function idsChart(rows: readonly Row[]): SuiteChart | undefined {
  * can keep its logins/s and still answer health checks 10× later: only the right panel shows it.
  */
 function loginChart(group: string, rows: readonly Row[]): SuiteChart {
-  const spec = sideBySideSpec(
-    {
-      title: `${group}: logins/s`,
-      axis: 'logins/s (higher is better)',
-      bars: rows.map((row) => valueBar(row)),
-    },
-    {
-      title: 'GET /health p99 meanwhile',
-      axis: 'ms (lower is better)',
-      bars: rows.map((row) => detailBar(row, 'GET /health p99 ms')),
-    },
+  const spec = pairChart(
+    rows,
+    { title: `${group}: logins/s`, axis: 'logins/s (higher is better)' },
+    { title: 'GET /health p99 meanwhile', axis: 'ms (lower is better)' },
+    'GET /health p99 ms',
   )
   return { name: slug(group), title: `${group}: throughput and GET /health p99`, spec }
 }
 
 /** Lag: the worst and the 99th-percentile event-loop delay while hashing, on the same rows. */
 function lagChart(group: string, rows: readonly Row[]): SuiteChart {
-  const bySeries = (row: Row) => String(row.details['runs on'] ?? seriesOf(row))
-  const spec = sideBySideSpec(
-    {
-      title: 'Longest event-loop delay',
-      axis: `${rows[0]?.unit ?? 'ms'} (lower is better)`,
-      bars: rows.map((row) => ({ ...valueBar(row), series: `runs on ${bySeries(row)}` })),
-    },
-    {
-      title: 'p99 event-loop delay',
-      axis: 'ms (lower is better)',
-      bars: rows.map((row) => ({
-        ...detailBar(row, 'p99 delay ms'),
-        series: `runs on ${bySeries(row)}`,
-      })),
-    },
+  const spec = pairChart(
+    rows,
+    { title: 'Longest event-loop delay', axis: `${rows[0]?.unit ?? 'ms'} (lower is better)` },
+    { title: 'p99 event-loop delay', axis: 'ms (lower is better)' },
+    'p99 delay ms',
+    (row) => `runs on ${String(row.details['runs on'] ?? seriesOf(row))}`,
   )
   return { name: slug(group), title: `lag · ${group}`, spec }
 }

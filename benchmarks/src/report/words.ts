@@ -13,15 +13,13 @@ import {
 } from '../measure/verdict.js'
 import type { Ratio } from '../types.js'
 
-/** Decimals that show the interval's width and no more: 0.7× [0.5–0.9], 0.031× [0.026–0.034], 4.9× [4.5–5.0]. */
-export function ratioDecimals(q: Pick<Ratio, 'value' | 'low' | 'high'>): number {
-  const halfWidth = (q.high - q.low) / 2
-  return Math.min(4, Math.max(0, halfWidth > 0 ? -Math.floor(Math.log10(halfWidth)) : 3))
-}
-
-/** A ratio's magnitude and interval with fitted digits: "0.77× [0.70–0.84]". */
+/**
+ * A ratio's magnitude and interval with the decimals that show the interval's width and no more:
+ * "0.77× [0.70–0.84]", "0.031× [0.026–0.034]", "4.9× [4.5–5.0]".
+ */
 export function formatMagnitude(q: Pick<Ratio, 'value' | 'low' | 'high'>): string {
-  const d = ratioDecimals(q)
+  const halfWidth = (q.high - q.low) / 2
+  const d = Math.min(4, Math.max(0, halfWidth > 0 ? -Math.floor(Math.log10(halfWidth)) : 3))
   return `${q.value.toFixed(d)}× [${q.low.toFixed(d)}–${q.high.toFixed(d)}]`
 }
 
