@@ -218,9 +218,11 @@ describe('hashing suites on synthetic hashers', () => {
     const hash = await hashSuite.run({ ...candidates, hashers: [native, proportional] }, tightCaps)
     expect(called).toContain(10)
     expect(called).not.toContain(12)
-    expect(hash.notes).toContainEqual(
-      expect.stringMatching(/^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-work \(.*12.*\) \(0\.1 s\)/),
-    )
+    // The prediction is 4 × the measured cost-10 call, which a timer never makes shorter than 16 ms; a
+    // loaded machine makes it longer, so only its floor is asserted.
+    const note = hash.notes.find((n) => n.startsWith('Not run, over the 0.01 s quick cap'))
+    const predicted = /syn-bcrypt-work \(.*12.*\) \((\d+\.\d) s\)/.exec(note ?? '')?.[1]
+    expect(Number(predicted)).toBeGreaterThanOrEqual(0.1)
   })
 
   test('work predicts a call only within one algorithm: a package implementing two is timed in both', async () => {
