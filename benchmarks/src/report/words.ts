@@ -46,7 +46,7 @@ export function formatRatio(q: Ratio): string {
 }
 
 /** The rule in one sentence, for notes, READMEs and `--help`. */
-export const VERDICT_RULE = `Ratios are the median of per-round ratios to a baseline measured in the same round (> 1 is better) with a 95 % interval for the next run's median (bootstrap over rounds); better/worse when the whole interval lies beyond the ${MIN_EFFECT_PCT} % margin (above ${UPPER} or below ${LOWER.toFixed(3)} = 1 ÷ ${UPPER}, so A ÷ B and B ÷ A agree), same when it lies wholly inside it, undecided (with the side it leans to) when it straddles either end, or with fewer than ${MIN_ROUNDS} rounds.`
+export const VERDICT_RULE = `A ratio is the median of per-round ratios to a baseline timed in the same round (> 1 is better), with a 95 % bootstrap interval for the next run's median. Better or worse: the interval lies wholly beyond the ${MIN_EFFECT_PCT} % margin (above ${UPPER}, or below 1 ÷ ${UPPER} = ${LOWER.toFixed(3)}, so A ÷ B and B ÷ A agree); same: wholly inside it; undecided (with the side it leans to): across an end, or under ${MIN_ROUNDS} rounds.`
 
 /** What a quick run left out for costing more than its cap a call (or a burst), in one note. */
 export function cappedNote(
