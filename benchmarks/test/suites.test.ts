@@ -178,6 +178,26 @@ describe('hashing suites on synthetic hashers', () => {
     expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
   })
 
+  test('a variant at a cost setting is left to that setting’s table in the hash suite, kept in lag', async () => {
+    let created = 0
+    const variant: HashCandidate = {
+      ...native,
+      id: `${native.id} (cost 10)`,
+      variantOf: native.id,
+      optionsFor: () => undefined,
+      create(options) {
+        created++
+        return native.create(options)
+      },
+    }
+    const hashers = [native, variant]
+    const hash = await hashSuite.run({ ...candidates, hashers }, ctx)
+    expect(created).toBe(0)
+    expect(hash.rows.some((r) => r.candidate === variant.id)).toBe(false)
+    const lag = await lagSuite.run({ ...candidates, hashers }, ctx)
+    expect(lag.rows.some((r) => r.candidate === variant.id)).toBe(true)
+  })
+
   test('a configuration slower than the caps is not run, and the notes say why', async () => {
     const hashers = [native, slowed(pureJs)]
     const hash = await hashSuite.run({ ...candidates, hashers }, tightCaps)

@@ -140,6 +140,7 @@ export function atLargerMemory(hashers: readonly HashCandidate[]): HashCandidate
         },
         optionsFor: () => undefined,
         source: base.source,
+        variantOf: base.id,
       },
     ]
   })

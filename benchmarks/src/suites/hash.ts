@@ -39,7 +39,8 @@ interface Round {
 /** Defaults first, then each cost-equalised setting with every implementation of its algorithm. */
 function entriesOf(hashers: readonly HashCandidate[], budget: HashBudget, notes: string[]): Entry[] {
   const entries: Entry[] = []
-  for (const candidate of hashers) {
+  // A variant at a cost setting is measured once, in that setting's table, with its base candidate.
+  for (const candidate of hashers.filter((c) => c.variantOf === undefined)) {
     try {
       entries.push({ group: 'defaults', setting: 'defaults', candidate, hasher: candidate.create() })
     } catch (error) {
