@@ -80,7 +80,8 @@ Every micro suite runs interleaved rounds, and more rounds for comparisons still
               helper, e.g. 30ms (whole ms, at most 5s); the row is labelled "simulated RTT 30 ms". Default: none
               (loopback, almost no network cost).
 --explain     prints the verdict rule and the method of each suite named (default: the default ones); runs nothing.
---wide        prints every column of every table (default: candidate, figure, first ratio, verdict).
+--wide        prints every column, every table, the notes and the A/A control rows (default: candidate, figure,
+              first ratio, verdict; the control's verdict in its table's title).
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
               npm run bench runs it), at the repository root.
