@@ -53,7 +53,7 @@ export const httpSuite: Suite = {
   name: 'http',
   onRequestOnly: true,
   description:
-    'Every generator inside express-session and @fastify/session under autocannon (req/s as a ratio to the unique-counter ceiling), and logins/s per hasher at equal cost with the p99 of GET /health measured meanwhile.',
+    'Every generator inside express-session and @fastify/session in alternating short windows on kept-alive connections (req/s as a ratio to the unique-counter ceiling), and logins/s per hasher at equal cost under autocannon with the p99 of GET /health measured meanwhile.',
   method: ({ http: budget }) =>
     [
       idsMethod(budget),
