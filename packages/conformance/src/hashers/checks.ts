@@ -282,16 +282,20 @@ export const crossImplementation: HasherCheck = async (o) => {
   }
 }
 
+/** Event-loop utilization above which a hash counts as computing on the main thread. */
+const BUSY = 0.5
+
 /** At most this many back-to-back hashes make up the runs-on sample on a machine faster than the one that set blockingParams. */
 const MAX_BLOCKING_CALLS = 4
 
 /**
  * `info.runsOn` is true. During ≥ 150 ms of hashing at blockingParams: `main-thread` must keep the event
- * loop busy (utilization ≥ 0.7, whether in one block or in chunks); every other value must leave it free
- * (utilization ≤ 0.3, and no timer held up longer than 50 ms or 3/4 of the sample, whichever is more: a
- * blocking hash holds it up for all of it). Utilization is the main signal because it does not move when
- * a loaded machine deschedules the whole process; on a 2-core box at load 15 a threadpool hash still saw
- * a single 150 ms timer delay during 264 ms, with utilization 0.04.
+ * loop busy more than half the time (whether in one block or in chunks); every other value must leave it
+ * idle more than half the time, with no timer held up longer than 50 ms or 3/4 of the sample, whichever is
+ * more (a blocking hash holds it up for all of it). A hash on the main thread reads near 1 and one off
+ * it near 0, so the midpoint leaves each side the most room for a loaded machine, whose timer callbacks
+ * and garbage collection add busy time to an idle loop. Utilization is the main signal because it does
+ * not move when a loaded machine deschedules the whole process.
  * A CPU that is momentarily faster must not fail the check: hashes repeat back to back (up to
  * MAX_BLOCKING_CALLS) until the sample lasts long enough; only a setting too cheap even then fails.
  */
@@ -306,10 +310,10 @@ export const runsOn: HasherCheck = async (o) => {
     `${seen}: too fast to judge, raise blockingParams so a hash takes ≥ ${minMs} ms`,
   )
   if (hasher.info.runsOn === 'main-thread') {
-    assert.ok(sample.utilization >= 0.7, `declares main-thread but the event loop stayed free (${seen})`)
+    assert.ok(sample.utilization > BUSY, `declares main-thread but the event loop stayed free (${seen})`)
   } else {
     assert.ok(
-      sample.utilization <= 0.3 && sample.maxDelayMs <= Math.max(50, sample.durationMs * 0.75),
+      sample.utilization < BUSY && sample.maxDelayMs <= Math.max(50, sample.durationMs * 0.75),
       `declares ${hasher.info.runsOn} but blocks the event loop (${seen})`,
     )
   }
