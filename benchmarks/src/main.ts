@@ -85,13 +85,12 @@ Every micro suite runs interleaved rounds, and more rounds for comparisons still
 --out         where results go; default benchmarks/runs/ (git-ignored). Published runs: --out benchmarks/results.
               Relative paths start where the command was typed; from the benchmarks workspace itself (as
               npm run bench runs it), at the repository root.
-compare       ${wrap(
+${wrap(
   `${compareRule(COMPARE_DEFAULTS)} (defaults --threshold ${COMPARE_DEFAULTS.thresholdPct}, --alpha ${COMPARE_DEFAULTS.alpha}); exit 1 on any regression.`,
   110,
   ' '.repeat(14),
-)
-  .join('\n')
-  .trimStart()}
+  'compare'.padEnd(14),
+).join('\n')}
               --absolute compares raw per-round values instead of ratios (same quiet machine only).
 files         results files are read only as regular files (never a symbolic link, FIFO or device), of at most
               ${MAX_RESULTS_BYTES / 2 ** 20} MiB and ${MAX_ROUNDS_READ.toLocaleString('en-US')} rounds each; report writes only regular files, never through a link.

@@ -33,8 +33,7 @@ export function adviceTerminal(results: ResultsFile, wide = false, width = COMPA
     // under --wide and in the reports.
     const cost = r.cost.split('; ')[0]
     if (wide) lines.push(`  ${r.need}: ${r.use}`, `    why: ${r.why}`, `    cost: ${r.cost}`)
-    else
-      lines.push(...wrap(`${r.need}: ${r.use} · ${cost}`, width - 2, '  ').map((l, i) => (i ? `  ${l}` : l)))
+    else lines.push(...wrap(`${r.need}: ${r.use} · ${cost}`, width, '    ', '  '))
   }
   if (costs.length > 0) {
     lines.push('', 'What each hasher setting costs:', ...costsText(costs).map((l) => `  ${l}`))

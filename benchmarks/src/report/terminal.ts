@@ -37,18 +37,22 @@ function fit(text: string, width: number): string {
   return chars.length <= width ? text : `${chars.slice(0, Math.max(width - 1, 1)).join('')}…`
 }
 
-/** Breaks prose at spaces so no line is longer than `width` (the notes are paragraphs). */
-export function wrap(text: string, width: number, indent: string): string[] {
+/**
+ * Breaks prose at spaces so no line is longer than `width` (the notes are paragraphs). `first` indents
+ * the first line, `indent` the others: a list entry hangs its continuation lines under its text.
+ */
+export function wrap(text: string, width: number, indent: string, first = indent): string[] {
   const lines: string[] = []
   let line = ''
+  const lead = () => (lines.length === 0 ? first : indent)
   for (const word of text.split(/\s+/)) {
     const next = line ? `${line} ${word}` : word
-    if ([...indent, ...next].length > width && line) {
-      lines.push(indent + line)
+    if ([...lead(), ...next].length > width && line) {
+      lines.push(lead() + line)
       line = word
     } else line = next
   }
-  if (line) lines.push(indent + line)
+  if (line) lines.push(lead() + line)
   return lines.map((l) => fit(l, width))
 }
 
@@ -154,7 +158,7 @@ function findingLines(question: string, parts: readonly string[], width: number)
   const lines = (n: number) => {
     const more = parts.length - n
     const text = `- ${question} ${parts.slice(0, n).join('; ')}${more > 0 ? `; ${more} more: --wide` : ''}.`
-    return wrap(text, width, '  ').map((l, i) => (i === 0 ? l.slice(2) : l))
+    return wrap(text, width, '  ', '')
   }
   if (parts.length <= 2 && lines(parts.length).length <= 3) return lines(parts.length)
   for (let n = parts.length - 1; n > 1; n--) if (lines(n).length <= 2) return lines(n)
