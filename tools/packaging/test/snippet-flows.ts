@@ -2,13 +2,24 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { expect } from 'vitest'
 
-/** A port nothing listens on now: the snippet reads it from PORT, as its `app.listen` line says. */
-function freePort(): Promise<number> {
+/**
+ * A port nothing listens on now, drawn below the kernel's ephemeral range (32768–60999 by default).
+ * A port from `listen(0)` is ephemeral: between our probe closing it and the snippet binding it,
+ * another test's `listen(0)` server can be handed the same port, and the readiness poll would then be
+ * answered by that server. Below the range, only a server that names the port can take it.
+ */
+function freePort(host = '::', attempts = 50): Promise<number> {
+  const candidate = 20_000 + Math.floor(Math.random() * 12_000)
   return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(address)))
+    const probe = createServer()
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      // `::` binds IPv4 and IPv6 at once; where IPv6 is off, probe IPv4's loopback instead.
+      if (error.code === 'EAFNOSUPPORT' || error.code === 'EADDRNOTAVAIL')
+        freePort('127.0.0.1', attempts).then(resolve, reject)
+      else if (error.code === 'EADDRINUSE' && attempts > 1) freePort(host, attempts - 1).then(resolve, reject)
+      else reject(error)
     })
+    probe.listen(candidate, host, () => probe.close(() => resolve(candidate)))
   })
 }
 
