@@ -94,6 +94,7 @@ describe('ids-in-framework rounds', () => {
       loginSec: 0.1,
       warmupLogins: 1,
     }
+    const notes: string[] = []
     const rows = await idsInFramework(
       {
         framework: 'fastify',
@@ -105,7 +106,9 @@ describe('ids-in-framework rounds', () => {
         placement: { serverCpu: undefined, serverCores: 1 },
       },
       { budget: {} as never, progress: silentProgress(), cores: 2, seed: 3 },
+      notes,
     )
+    expect(notes).toEqual([])
     expect(rows.map((r) => r.candidate)).toEqual([...ids, 'ref:fastify-session (A/A)'])
     const [fastify, express, fast, control] = rows
     expect(fastify?.ratios.map((q) => q.baseline)).toEqual([express?.label])
@@ -115,5 +118,36 @@ describe('ids-in-framework rounds', () => {
     for (const row of rows) expect(row.rounds).toHaveLength(2)
     // Two rounds are fewer than a verdict needs.
     expect(fast?.ratios[0]?.verdict).toBe('undecided')
+  })
+
+  test('a round whose server cannot start is noted, and its rows have no rounds', async () => {
+    const { candidates } = await loadCandidates(ROOT, { only: new Set(['@authlab/id-fast']) })
+    const fast = candidates.ids.find((c) => c.id === '@authlab/id-fast') as (typeof candidates.ids)[number]
+    const missing = { ...fast, id: '@authlab/id-no-such-package', label: 'no such package' }
+    const notes: string[] = []
+    const budget = {
+      rounds: 1,
+      warmupSec: 0.1,
+      windowSec: 0.05,
+      windows: 1,
+      loginRounds: 1,
+      loginSec: 0.1,
+      warmupLogins: 1,
+    }
+    const rows = await idsInFramework(
+      {
+        framework: 'fastify',
+        ids: [fast, missing],
+        baselines: [fast.id],
+        control: false,
+        hasher: NO_HASH,
+        budget,
+        placement: { serverCpu: undefined, serverCores: 1 },
+      },
+      { budget: {} as never, progress: silentProgress(), cores: 2, seed: 3 },
+      notes,
+    )
+    expect(notes).toEqual([expect.stringMatching(/^fastify ids: a round failed \(.+\)$/)])
+    for (const row of rows) expect(row.rounds).toEqual([])
   })
 })

@@ -1,5 +1,4 @@
 import * as nodeCrypto from 'node:crypto'
-import { createRequire } from 'node:module'
 import {
   ARGON2ID,
   type Argon2idOptions,
@@ -11,10 +10,7 @@ import {
 } from '@authlab/core'
 import type { HashCandidate } from '../types.js'
 import type { Skipped } from './candidates.js'
-import { needsNewerNode } from './references.js'
-
-/** better-auth's password module as the bench installs it: its own code is loaded, never retyped. */
-const fromBench = createRequire(import.meta.url)
+import { fromBench, needsNewerNode } from './references.js'
 
 /**
  * better-auth's fixed scrypt parameters (@better-auth/utils `password.node.ts`: N=16384, r=16, p=1,

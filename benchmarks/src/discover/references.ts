@@ -74,10 +74,10 @@ const UUID_V7 = reference(
 export const createRandomUuidV7Reference = UUID_V7.create
 
 /** The session frameworks as the http servers install them: their defaults are loaded from there, not retyped. */
-const fromServers = createRequire(import.meta.resolve('@authlab/servers'))
+export const fromServers = createRequire(import.meta.resolve('@authlab/servers'))
 
 /** better-auth's packages as the bench installs them: its own code is loaded, never retyped. */
-const fromBench = createRequire(import.meta.url)
+export const fromBench = createRequire(import.meta.url)
 
 const BETTER_AUTH_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 const BETTER_AUTH_TOKEN_LENGTH = 32

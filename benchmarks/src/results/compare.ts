@@ -4,7 +4,8 @@ import { judge, MIN_EFFECT_PCT, MIN_ROUNDS, ratioInterval } from '../measure/ver
 import type { Row } from '../types.js'
 import type { ResultsFile } from './results.js'
 
-export type Decision = 'regression' | 'worse' | 'better' | 'no change' | 'undecided'
+/** A row's change between two sides: a regression or better needs the evidence compareRule states. */
+export type Decision = 'regression' | 'better' | 'no change' | 'undecided'
 
 export interface Change {
   readonly key: string

@@ -9,6 +9,7 @@ import {
   nodeEngineProblem,
 } from '@authlab/workspace'
 import { nativeHashers } from '../discover/baselines.js'
+import { fromBench, fromServers } from '../discover/references.js'
 import { BENCH_PASSWORD } from '../discover/settings.js'
 
 /** The suites that run in every runtime: they need nothing but the packages and the rounds loop. */
@@ -98,8 +99,6 @@ const PASSWORD = JSON.stringify(BENCH_PASSWORD)
 const ONEPW_PBKDF2 = { iterations: 20_000 }
 const ONEPW_SCRYPT = { ln: 16, r: 8, p: 1 }
 
-const fromServers = createRequire(import.meta.resolve('@authlab/servers'))
-
 /**
  * The session frameworks' default generators, loaded from the files the http servers install (not
  * retyped). They use node:crypto, so they load in Node, Bun and Deno, and are left out elsewhere.
@@ -127,7 +126,7 @@ function frameworkDefaults(): Candidate[] {
       // better-auth's session token, from the @better-auth/core the bench installs; Web Crypto only.
       id: 'ref:better-auth',
       label: "better-auth's session token, generateId(32) [ref]",
-      module: createRequire(import.meta.url).resolve('@better-auth/core/utils/id'),
+      module: fromBench.resolve('@better-auth/core/utils/id'),
       setup: 'return m.generateId',
       call: 's(32)',
       optional: true,

@@ -79,7 +79,11 @@ export const httpSuite: Suite = {
       for (const framework of FRAMEWORKS) {
         const scenario = { framework, ids: served, baselines: HTTP_ID_BASELINES, control: true }
         rows.push(
-          ...(await idsInFramework({ ...scenario, hasher: anyHasher(candidates), budget, placement }, ctx)),
+          ...(await idsInFramework(
+            { ...scenario, hasher: anyHasher(candidates), budget, placement },
+            ctx,
+            notes,
+          )),
         )
       }
       for (const framework of FRAMEWORKS)
@@ -120,6 +124,7 @@ export const idsInFastifySuite: Suite = {
           placement,
         },
         ctx,
+        notes,
       )
       return { rows, notes }
     }),

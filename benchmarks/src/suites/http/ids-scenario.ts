@@ -4,7 +4,7 @@ import { median } from '../../measure/stats.js'
 import { CONTROL_FLAG } from '../../measure/verdict.js'
 import { goalText } from '../../report/words.js'
 import type { HttpBudget, IdCandidate, Ratio, SuiteContext, SuiteRow } from '../../types.js'
-import { controlOf, defined, ratioTo, wholeRounds } from '../common.js'
+import { controlOf, defined, message, ratioTo, wholeRounds } from '../common.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
 import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
 import { alternatingWindows, cycleRatio, type LoadSource, openLoad } from './window.js'
@@ -59,7 +59,11 @@ type RoundRates = ReadonlyMap<IdCandidate, readonly (number | undefined)[]>
  * is warmed until its rate stops rising, then runs `windows` cycles of one short window per candidate
  * in a fresh order: a ratio compares windows of the same cycle, which share the machine's speed.
  */
-export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): Promise<SuiteRow[]> {
+export async function idsInFramework(
+  scenario: IdsScenario,
+  ctx: SuiteContext,
+  notes: string[],
+): Promise<SuiteRow[]> {
   const { framework, budget } = scenario
   const first = scenario.ids.find((c) => c.id === scenario.baselines[0])
   const control = scenario.control && first ? controlOf(first) : undefined
@@ -99,7 +103,8 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
     budget,
     seed: ctx.seed,
     measure: measureRound,
-    onError: () => {},
+    // A failed round (a server that would not start, a load tool that broke) leaves the others, and says so.
+    onError: (error) => notes.push(`${framework} ids: a round failed (${message(error)})`),
     ratios: (rounds) => list.flatMap((c) => ratiosIn(rounds, c)),
   })
   return list.map((candidate) => {
