@@ -11,6 +11,7 @@ import {
   renderRule,
   renderTerminal,
   useColor,
+  wrap,
 } from '../src/report/terminal.js'
 import { RESULTS_FORMAT, type ResultsFile, readResults } from '../src/results/results.js'
 import { syntheticResults } from './fixtures.js'
@@ -70,6 +71,15 @@ describe('compact terminal', () => {
     expect(compact).not.toContain('ns/ID')
     expect(compact).toMatch(/randomInt \| per char .* suspect/)
     expect(compact).toMatch(/authlab fast <&> .*2\.50× \[[\d.]+–[\d.]+\]\s+better/)
+  })
+
+  test('wrapping never parts a figure from its unit', () => {
+    const text = 'authlab fast against the default: same (±10 %), one 290 ms hash blocks'
+    for (let width = 12; width <= 80; width++) {
+      const lines = wrap(text, width, '  ')
+      expect(lines.join(' ').replace(/\s+/g, ' ').trim()).toBe(text)
+      expect(lines.some((l) => /\d$/.test(l.trimEnd()) && !l.endsWith('…'))).toBe(false)
+    }
   })
 
   test('colour follows NO_COLOR and FORCE_COLOR, then whether stdout is a terminal', () => {

@@ -37,6 +37,20 @@ function fit(text: string, width: number): string {
   return chars.length <= width ? text : `${chars.slice(0, Math.max(width - 1, 1)).join('')}…`
 }
 
+/** A figure and its unit stay on one line: "(±10 %)" and "290 ms" are never split. */
+const UNIT = /^(%|ms|µs|ns|s|KiB|MiB|GiB|req\/s)(\W|$)/
+
+function unbreakable(words: readonly string[]): string[] {
+  const joined: string[] = []
+  for (const word of words) {
+    const previous = joined.at(-1)
+    if (previous !== undefined && UNIT.test(word) && /\d$/.test(previous))
+      joined[joined.length - 1] = `${previous} ${word}`
+    else joined.push(word)
+  }
+  return joined
+}
+
 /**
  * Breaks prose at spaces so no line is longer than `width` (the notes are paragraphs). `first` indents
  * the first line, `indent` the others: a list entry hangs its continuation lines under its text.
@@ -45,7 +59,7 @@ export function wrap(text: string, width: number, indent: string, first = indent
   const lines: string[] = []
   let line = ''
   const lead = () => (lines.length === 0 ? first : indent)
-  for (const word of text.split(/\s+/)) {
+  for (const word of unbreakable(text.split(/\s+/))) {
     const next = line ? `${line} ${word}` : word
     if ([...lead(), ...next].length > width && line) {
       lines.push(lead() + line)
