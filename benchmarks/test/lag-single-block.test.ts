@@ -26,5 +26,8 @@ test('a round of one hash that holds the loop records a delay, not none', async 
   expect(figures.hashes).toBe(1)
   // No wall-clock bound: only that the block was seen at all (the histogram's first run sets its start).
   expect(figures.maxDelayMs).toBeGreaterThan(0)
-  expect(figures.ticksPerHash).toBeLessThanOrEqual(2)
+  // The overdue tick after the hash counts: a loop-free share of 0 would give no ratio at all.
+  expect(figures.ticksPerHash).toBeGreaterThan(0)
+  // And few ticks: a loop left free for the 60 ms hash would count about 60.
+  expect(figures.ticksPerHash).toBeLessThanOrEqual(10)
 })

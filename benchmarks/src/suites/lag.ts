@@ -54,14 +54,15 @@ export async function measureLag(
         // so the delay recorded is what one hash costs the loop, not the whole back-to-back series.
         await new Promise((resolve) => setImmediate(resolve))
       }
+      // A timers phase after the last hash: a setImmediate resumes in the check phase, before the next
+      // timers phase, so without it the last hash's overdue tick (and its histogram delay) would be lost,
+      // and a round of one blocking hash would count no tick at all.
+      await new Promise((resolve) => setTimeout(resolve, 2 * TICK_MS))
     } finally {
       clearInterval(timer)
     }
     elapsed = performance.now() - started
     utilization = performance.eventLoopUtilization(eluStart).utilization
-    // A timers phase after the last hash, so the histogram's timer runs once after it: a setImmediate
-    // resumes in the check phase, before the next timers phase, and the last hash's delay would be lost.
-    await new Promise((resolve) => setTimeout(resolve, 2 * TICK_MS))
   } finally {
     histogram.disable()
   }
