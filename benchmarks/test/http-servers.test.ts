@@ -8,6 +8,7 @@ import { idsInFramework } from '../src/suites/http/ids-scenario.js'
 // The server processes run the built entry (benchmarks/dist), as the bench does.
 import { GENERATOR_HEADER, NO_HASH, withServers } from '../src/suites/http/servers.js'
 import { openLoad } from '../src/suites/http/window.js'
+import type { IdCandidate } from '../src/types.js'
 import { silentProgress } from './fixtures.js'
 
 const ROOT = new URL('../..', import.meta.url).pathname
@@ -81,12 +82,16 @@ describe('bench server processes', () => {
 })
 
 describe('ids-in-framework rounds', () => {
-  test('every candidate in one server per round, ratios to the baselines, the A/A control flagged', async () => {
-    const ids = ['ref:fastify-session', 'ref:express-session', '@authlab/id-fast']
-    const { candidates } = await loadCandidates(ROOT, { only: new Set(ids) })
-    const served = ids.map((id) => candidates.ids.find((c) => c.id === id)).filter((c) => c !== undefined)
+  /** A few short rounds in @fastify/session, with no hash: the shape of the rows, not their speed. */
+  const runIds = async (
+    ids: readonly IdCandidate[],
+    baselines: readonly string[],
+    control: boolean,
+    rounds: number,
+  ) => {
+    const notes: string[] = []
     const budget = {
-      rounds: 2,
+      rounds,
       warmupSec: 0.1,
       windowSec: 0.05,
       windows: 2,
@@ -94,13 +99,12 @@ describe('ids-in-framework rounds', () => {
       loginSec: 0.1,
       warmupLogins: 1,
     }
-    const notes: string[] = []
     const rows = await idsInFramework(
       {
         framework: 'fastify',
-        ids: served,
-        baselines: ids.slice(0, 2),
-        control: true,
+        ids,
+        baselines,
+        control,
         hasher: NO_HASH,
         budget,
         placement: { serverCpu: undefined, serverCores: 1 },
@@ -108,6 +112,14 @@ describe('ids-in-framework rounds', () => {
       { budget: {} as never, progress: silentProgress(), cores: 2, seed: 3 },
       notes,
     )
+    return { rows, notes }
+  }
+
+  test('every candidate in one server per round, ratios to the baselines, the A/A control flagged', async () => {
+    const ids = ['ref:fastify-session', 'ref:express-session', '@authlab/id-fast']
+    const { candidates } = await loadCandidates(ROOT, { only: new Set(ids) })
+    const served = ids.map((id) => candidates.ids.find((c) => c.id === id)).filter((c) => c !== undefined)
+    const { rows, notes } = await runIds(served, ids.slice(0, 2), true, 2)
     expect(notes).toEqual([])
     expect(rows.map((r) => r.candidate)).toEqual([...ids, 'ref:fastify-session (A/A)'])
     const [fastify, express, fast, control] = rows
@@ -122,31 +134,9 @@ describe('ids-in-framework rounds', () => {
 
   test('a round whose server cannot start is noted, and its rows have no rounds', async () => {
     const { candidates } = await loadCandidates(ROOT, { only: new Set(['@authlab/id-fast']) })
-    const fast = candidates.ids.find((c) => c.id === '@authlab/id-fast') as (typeof candidates.ids)[number]
+    const fast = candidates.ids.find((c) => c.id === '@authlab/id-fast') as IdCandidate
     const missing = { ...fast, id: '@authlab/id-no-such-package', label: 'no such package' }
-    const notes: string[] = []
-    const budget = {
-      rounds: 1,
-      warmupSec: 0.1,
-      windowSec: 0.05,
-      windows: 1,
-      loginRounds: 1,
-      loginSec: 0.1,
-      warmupLogins: 1,
-    }
-    const rows = await idsInFramework(
-      {
-        framework: 'fastify',
-        ids: [fast, missing],
-        baselines: [fast.id],
-        control: false,
-        hasher: NO_HASH,
-        budget,
-        placement: { serverCpu: undefined, serverCores: 1 },
-      },
-      { budget: {} as never, progress: silentProgress(), cores: 2, seed: 3 },
-      notes,
-    )
+    const { rows, notes } = await runIds([fast, missing], [fast.id], false, 1)
     expect(notes).toEqual([expect.stringMatching(/^fastify ids: a round failed \(.+\)$/)])
     for (const row of rows) expect(row.rounds).toEqual([])
   })
