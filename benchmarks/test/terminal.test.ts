@@ -119,6 +119,18 @@ describe('progress', () => {
     expect(lines.every((l) => [...l.trimEnd()].length <= 60)).toBe(true)
   })
 
+  test('steps past the plan are extra rounds of a race, and promise no time', () => {
+    let clock = 0
+    const lines: string[] = []
+    const progress = stderrProgress('ids-in-fastify', (l) => lines.push(l), { now: () => clock })
+    progress.plan(2)
+    for (const round of [1, 2, 3]) {
+      progress.step(`round ${round}`)
+      clock += 1_000
+    }
+    expect(lines[2]).toBe('[ids-in-fastify 3/2+ · extra round: a ratio is undecided] round 3\n')
+  })
+
   test('a note is a pause: the time until the next step is not taken for a step', () => {
     let clock = 0
     const lines: string[] = []
