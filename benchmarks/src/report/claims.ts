@@ -99,7 +99,9 @@ export const CLAIMS: readonly Claim[] = [
             r.ratios.length > 0,
         )
         .map((r) => ({
-          label: `${r.label}, ${r.details.params ?? 'defaults'}`,
+          // The question names crypto.argon2: the parameters tell the sizes apart (a variant's label
+          // already carries them, so label plus parameters would say them twice).
+          label: String(r.details.params ?? r.label),
           pick: same(r),
           ratio: against(againstOf(r.ratios[0] as Ratio)),
         })),
