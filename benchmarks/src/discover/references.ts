@@ -67,7 +67,7 @@ const UUID_V7 = reference(
         'Node >= 24',
       )
     }
-    return () => generate()
+    return generate
   },
 )
 
@@ -82,7 +82,8 @@ export const fromBench = createRequire(import.meta.url)
 const BETTER_AUTH_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 const BETTER_AUTH_TOKEN_LENGTH = 32
 
-export const ID_REFERENCES: readonly IdCandidate[] = [
+/** Every reference generator, including those this Node cannot run. */
+const ALL_REFERENCES: readonly IdCandidate[] = [
   /**
    * Node's own UUID v4 (RFC 9562 §5.4): the yardstick most readers know, and what Auth.js, koa-session
    * and hono-sessions call for their session IDs (the label says so, for readers looking for theirs).
@@ -98,7 +99,7 @@ export const ID_REFERENCES: readonly IdCandidate[] = [
     },
     () => () => randomUUID(),
   ),
-  ...(randomUUIDv7 ? [UUID_V7] : []),
+  UUID_V7,
   /**
    * INSECURE, no randomness: the cheapest new flat 32-character string the engine makes, one
    * `String.fromCharCode` of 32 literal codes per call ("0…9a…v"). Every generator must at least produce
@@ -171,8 +172,7 @@ export const ID_REFERENCES: readonly IdCandidate[] = [
       const factory = fromServers('@fastify/session/lib/idGenerator.js') as (
         base64url?: boolean,
       ) => () => string
-      const generate = factory(true)
-      return () => generate()
+      return factory(true)
     },
   ),
   /**
@@ -199,6 +199,15 @@ export const ID_REFERENCES: readonly IdCandidate[] = [
     },
   ),
 ]
+
+export const ID_REFERENCES = ALL_REFERENCES.filter((c) => c !== UUID_V7 || randomUUIDv7 !== undefined)
+
+/** A reference's display label, for the runtimes' groups, which measure the same code in other runtimes. */
+export function referenceLabel(id: string): string {
+  const found = ALL_REFERENCES.find((c) => c.id === id)
+  if (!found) throw new Error(`no ID reference ${JSON.stringify(id)}`)
+  return found.label
+}
 
 /** A reference this Node cannot run, with the reason: listed as skipped, never created. */
 export const needsNewerNode = (name: string, node: string, api: string): Skipped => ({

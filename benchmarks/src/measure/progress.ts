@@ -56,13 +56,13 @@ export function stderrProgress(
       // "at this pace": an extrapolation of the steps done; a later kind of step can be slower. Past the
       // plan, a race runs rounds until a ratio is decided or its time allowance is spent: no step count
       // foresees that, so no time is promised.
-      const estimate =
-        done > total
-          ? ' · extra round: a ratio is undecided'
-          : left === undefined
-            ? ''
-            : ` · ~${seconds(left)} left at this pace`
-      line(`[${suite} ${done}/${total}${done > total ? '+' : ''}${estimate}] ${label}`)
+      const past = done > total
+      const estimate = past
+        ? ' · extra round: a ratio is undecided'
+        : left === undefined
+          ? ''
+          : ` · ~${seconds(left)} left at this pace`
+      line(`[${suite} ${done}/${total}${past ? '+' : ''}${estimate}] ${label}`)
     },
     note(message) {
       line(`[${suite}] ${message}`)

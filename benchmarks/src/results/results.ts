@@ -219,12 +219,14 @@ export function rejudged(file: ResultsFile): ResultsFile {
  * InvalidOptionError before anything is read.
  */
 export function resultsPathInside(root: string, file: string): string {
-  const path = resolve(root, file)
-  const inside = relative(resolve(root), path)
-  const outside = inside === '' || inside.startsWith(`..${sep}`) || isAbsolute(inside)
-  if (typeof file !== 'string' || isAbsolute(file) || !file.endsWith('.json') || outside)
-    throw new InvalidOptionError(
+  const refused = () =>
+    new InvalidOptionError(
       `figures may name only .json results files inside the repository, got ${JSON.stringify(file)}`,
     )
+  // The type first: resolve() throws a plain TypeError on anything but a string.
+  if (typeof file !== 'string' || isAbsolute(file) || !file.endsWith('.json')) throw refused()
+  const path = resolve(root, file)
+  const inside = relative(resolve(root), path)
+  if (inside === '' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) throw refused()
   return path
 }

@@ -9,7 +9,7 @@ import {
   nodeEngineProblem,
 } from '@authlab/workspace'
 import { nativeHashers } from '../discover/baselines.js'
-import { fromBench, fromServers } from '../discover/references.js'
+import { fromBench, fromServers, referenceLabel } from '../discover/references.js'
 import { BENCH_PASSWORD } from '../discover/settings.js'
 
 /** The suites that run in every runtime: they need nothing but the packages and the rounds loop. */
@@ -81,7 +81,7 @@ const RANDOM_UUID_V7: BuiltIn & { readonly candidate: Candidate } = {
   id: 'ref:randomUUIDv7',
   candidate: {
     id: 'ref:randomUUIDv7',
-    label: 'crypto.randomUUIDv7() [ref; 74 random bits + ms timestamp]',
+    label: referenceLabel('ref:randomUUIDv7'),
     module: 'node:crypto',
     call: 'm.randomUUIDv7()',
   },
@@ -108,7 +108,7 @@ function frameworkDefaults(): Candidate[] {
   return [
     {
       id: 'ref:fastify-session',
-      label: "@fastify/session's default idGenerator [ref]",
+      label: referenceLabel('ref:fastify-session'),
       module: fromServers.resolve('@fastify/session/lib/idGenerator.js'),
       setup: 'return (m.default ?? m)(true)',
       call: 's()',
@@ -116,7 +116,7 @@ function frameworkDefaults(): Candidate[] {
     },
     {
       id: 'ref:express-session',
-      label: "express-session's default genid [ref]",
+      label: referenceLabel('ref:express-session'),
       module: createRequire(expressDir).resolve('uid-safe'),
       setup: 'return m.default ?? m',
       call: 's.sync(24)',
@@ -125,7 +125,7 @@ function frameworkDefaults(): Candidate[] {
     {
       // better-auth's session token, from the @better-auth/core the bench installs; Web Crypto only.
       id: 'ref:better-auth',
-      label: "better-auth's session token, generateId(32) [ref]",
+      label: referenceLabel('ref:better-auth'),
       module: fromBench.resolve('@better-auth/core/utils/id'),
       setup: 'return m.generateId',
       call: 's(32)',
@@ -192,7 +192,7 @@ export function groupsFor(
   if (suites.includes('ids')) {
     const uuid: Candidate = {
       id: 'ref:randomUUID',
-      label: 'crypto.randomUUID() [ref; Auth.js, koa, hono]',
+      label: referenceLabel('ref:randomUUID'),
       call: 'crypto.randomUUID()',
     }
     const generators = claiming

@@ -42,16 +42,20 @@ export function medianRow({
 }: Omit<SuiteRow, 'value' | 'rounds'> & { readonly perRound: readonly (number | undefined)[] }): SuiteRow {
   const rounds = defined(perRound)
   const { group, key, candidate, label, unit, higherIsBetter, ratios, details, flags } = row
-  const head = {
+  const value = median(rounds)
+  return {
     group,
     ...(key ? { key } : {}),
     candidate,
     label,
-    value: median(rounds),
+    value,
     unit,
     higherIsBetter,
+    rounds,
+    ratios,
+    details,
+    flags,
   }
-  return { ...head, rounds, ratios, details, flags }
 }
 
 /**

@@ -111,7 +111,7 @@ export const concurrencySuite: Suite = {
         // A configuration an earlier suite timed and no K of which fits is left out without timing it again.
         const noneFits = (ms: number) => !levels.some((k) => projectedAt(ms, k) <= cap)
         const singleMs = await warmCallMs(candidate, hasher, noneFits, async () => {
-          await burst(hasher, 1)
+          await burst(hasher, 1) // warm-up (module init, pool spin-up, JIT), not timed
           return burst(hasher, 1)
         })
         const projected = (k: number) => projectedAt(singleMs, k)
