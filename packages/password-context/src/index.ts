@@ -7,14 +7,16 @@ import {
   type PasswordHasher,
   passwordToBytes,
 } from '@authlab/core'
-import { BETTER_AUTH_SCRYPT, betterAuthScrypt } from './better-auth.js'
+import { betterAuthScrypt } from './better-auth.js'
 import { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
-import { normalizePassword } from './normalize.js'
+import { formOfUnmarked } from './made-from.js'
+import { inForm, type NormalForm, type PasswordForm, readMarker, withMarker } from './normalize.js'
 
 export type { HashFamily } from '@authlab/core'
 export * from '@authlab/core/errors'
 export { BETTER_AUTH_SCRYPT, betterAuthScrypt } from './better-auth.js'
 export { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
+export type { PasswordForm } from './normalize.js'
 
 export interface PasswordContextOptions {
   /** The hasher every new and upgraded hash is written with. */
@@ -57,7 +59,10 @@ export interface PasswordContext {
    * lone surrogate, a NUL for bcrypt) is not valid, never an error, and costs the same dummy verify.
    */
   verify(encoded: string | null | undefined, password: Password): Promise<VerifyResult>
-  /** A new hash with `current`, of the password's NFKC form. */
+  /**
+   * A new hash with `current`, of the password's NFC form, marked `nfc:` so that the context checks
+   * it against that form (see the README, "What is normalised").
+   */
   hash(password: Password): Promise<string>
   /**
    * Whether a stored hash would be rewritten on its next successful verify. A hash its hasher cannot
@@ -67,6 +72,16 @@ export interface PasswordContext {
   needsUpgrade(encoded: string): boolean
   /** Which family a stored hash belongs to; throws UnsupportedHashError for anything unroutable. */
   identify(encoded: string): StoredFormat
+}
+
+/** A stored hash as the context reads it: without its marker, routed, and the form it was made from. */
+interface Stored {
+  readonly hash: string
+  readonly family: string
+  readonly hasher: PasswordHasher
+  readonly form: PasswordForm
+  /** Whether the context made it (it carries the marker naming its form). */
+  readonly marked: boolean
 }
 
 /** A dummy hash for the missing-user verify, and the secret it was made from. */
@@ -109,16 +124,21 @@ export function createPasswordContext(options: PasswordContextOptions): Password
   dummyHash()
 
   /**
-   * The password as the maker of a stored hash of `family` took it. Hashes this context writes, and
-   * better-auth's, are of the NFKC form; a legacy format was made elsewhere (passlib, Auth0, Django),
-   * from the password as typed. A bcrypt key is at most 72 bytes (Provos & Mazières 1999, §6), and the
-   * implementations most stored bcrypt hashes come from (OpenBSD's, crypt_blowfish, node.bcrypt.js,
-   * bcryptjs) used the first 72 bytes of a longer password: those bytes are what its hash checks.
+   * The password as the maker of a stored hash took it: in the form its marker names, or its format
+   * declares (better-auth's NFKC), or as typed (see `PasswordForm`). Each hash is checked against that
+   * one form, so it accepts exactly the spellings its maker accepted. A bcrypt key is at most 72 bytes
+   * (Provos & Mazières 1999, §6), and the implementations most stored bcrypt hashes come from
+   * (OpenBSD's, crypt_blowfish, node.bcrypt.js, bcryptjs) used the first 72 bytes of a longer password:
+   * those bytes are what its hash checks.
    */
-  function asMadeBy(family: string, password: Password): Password {
-    const own = family === current.info.algorithm || family === BETTER_AUTH_SCRYPT
-    const input = own ? normalizePassword(password) : password
+  function asMadeBy({ family, form }: Pick<Stored, 'family' | 'form'>, password: Password): Password {
+    const input = inForm(password, form)
     return family === BCRYPT.id ? passwordToBytes(input).subarray(0, BCRYPT_PASSWORD_POLICY.maxBytes) : input
+  }
+
+  /** `password` hashed with `current`, in `form`, marked with it. */
+  async function hashInForm(form: NormalForm, password: Password): Promise<string> {
+    return withMarker(form, await current.hash(inForm(password, form)))
   }
 
   /**
@@ -129,22 +149,25 @@ export function createPasswordContext(options: PasswordContextOptions): Password
   async function verifyDummy(password: Password | undefined): Promise<void> {
     const { encoded, secret } = await dummyHash()
     const family = dummyHasher.info.algorithm
+    // As an unmarked stored hash of its format is read: the cost is one verify in any form.
+    const made = { family, form: formOfUnmarked(family) }
     if (password !== undefined) {
       try {
-        await dummyHasher.verify(encoded, asMadeBy(family, password))
+        await dummyHasher.verify(encoded, asMadeBy(made, password))
         return
       } catch (error) {
         if (!isPolicyError(error)) throw error
       }
     }
-    await dummyHasher.verify(encoded, asMadeBy(family, secret))
+    await dummyHasher.verify(encoded, asMadeBy(made, secret))
   }
 
-  function route(encoded: unknown): PasswordHasher {
+  function read(encoded: unknown): Stored {
     if (typeof encoded !== 'string') {
       throw new InvalidHashError(`stored hash must be a string, got ${typeof encoded}`)
     }
-    const family = identifyHash(encoded)
+    const { hash, form } = readMarker(encoded)
+    const family = identifyHash(hash)
     const hasher = hasherFor.get(family)
     if (!hasher) {
       throw new UnsupportedHashError(
@@ -152,15 +175,19 @@ export function createPasswordContext(options: PasswordContextOptions): Password
         `stored hash is a ${family} hash and no ${family} hasher is configured: add one to \`legacy\``,
       )
     }
-    return hasher
+    return { hash, family, hasher, form: form ?? formOfUnmarked(family), marked: form !== undefined }
   }
 
-  function needsUpgrade(encoded: string): boolean {
-    const hasher = route(encoded)
+  /**
+   * Whether a stored hash is replaced at its next successful verify: another family than `current`'s,
+   * weaker parameters, or made elsewhere (no marker), so that every hash ends up in `current`'s format,
+   * parameters and a form the context names.
+   */
+  function upgradable({ hash, hasher, marked }: Stored): boolean {
     // The routed hasher's own needsRehash parses the hash, so a broken legacy hash is refused as a
     // broken current one is, rather than reported as upgradable.
-    const weaker = hasher.needsRehash(encoded)
-    return hasher !== current || weaker
+    const weaker = hasher.needsRehash(hash)
+    return hasher !== current || weaker || !marked
   }
 
   return Object.freeze({
@@ -169,10 +196,9 @@ export function createPasswordContext(options: PasswordContextOptions): Password
         await verifyDummy(password)
         return { valid: false }
       }
-      const hasher = route(encoded)
+      const stored = read(encoded)
       try {
-        if (!(await hasher.verify(encoded, asMadeBy(hasher.info.algorithm, password))))
-          return { valid: false }
+        if (!(await stored.hasher.verify(stored.hash, asMadeBy(stored, password)))) return { valid: false }
       } catch (error) {
         if (!isPolicyError(error)) throw error
         // A password the stored format refuses (empty, a lone surrogate, a NUL for bcrypt) cannot be
@@ -180,9 +206,12 @@ export function createPasswordContext(options: PasswordContextOptions): Password
         await verifyDummy(undefined)
         return { valid: false }
       }
-      if (!needsUpgrade(encoded)) return { valid: true }
+      if (!upgradable(stored)) return { valid: true }
       try {
-        return { valid: true, rehashed: await current.hash(normalizePassword(password)) }
+        // An NFKC hash (better-auth's) is replaced by an NFKC one: every spelling that signed in before
+        // still does. Any other is replaced by the NFC form of the password that verified, which adds
+        // only its canonically equivalent spellings.
+        return { valid: true, rehashed: await hashInForm(stored.form === 'NFKC' ? 'NFKC' : 'NFC', password) }
       } catch (error) {
         // The password was right but `current` refuses it (bcrypt's 72-byte limit, say): the user still
         // logs in, the old hash stays, and `needsUpgrade` keeps reporting it.
@@ -191,9 +220,10 @@ export function createPasswordContext(options: PasswordContextOptions): Password
         return { valid: true, upgradeError: error }
       }
     },
-    hash: (password: Password) => current.hash(normalizePassword(password)),
-    needsUpgrade,
-    identify: identifyHash,
+    hash: (password: Password) => hashInForm('NFC', password),
+    needsUpgrade: (encoded: string) => upgradable(read(encoded)),
+    identify: (encoded: string) =>
+      identifyHash(typeof encoded === 'string' ? readMarker(encoded).hash : encoded),
   })
 }
 
