@@ -1,16 +1,10 @@
-import {
-  BCRYPT,
-  BCRYPT_PASSWORD_POLICY,
-  InvalidHashError,
-  InvalidOptionError,
-  type Password,
-  type PasswordHasher,
-  passwordToBytes,
-} from '@authlab/core'
+import { InvalidHashError, InvalidOptionError, type Password, type PasswordHasher } from '@authlab/core'
+import { createAdmission } from './admission.js'
 import { betterAuthScrypt } from './better-auth.js'
 import { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
-import { formOfUnmarked } from './made-from.js'
-import { inForm, type NormalForm, type PasswordForm, readMarker, withMarker } from './normalize.js'
+import { asMadeBy, formOfUnmarked, type MadeBy } from './made-from.js'
+import { isPolicyError, missingUser } from './missing-user.js'
+import { inForm, type NormalForm, readMarker, withMarker } from './normalize.js'
 
 export type { HashFamily } from '@authlab/core'
 export * from '@authlab/core/errors'
@@ -75,23 +69,12 @@ export interface PasswordContext {
 }
 
 /** A stored hash as the context reads it: without its marker, routed, and the form it was made from. */
-interface Stored {
+interface Stored extends MadeBy {
   readonly hash: string
-  readonly family: string
   readonly hasher: PasswordHasher
-  readonly form: PasswordForm
   /** Whether the context made it (it carries the marker naming its form). */
   readonly marked: boolean
 }
-
-/** A dummy hash for the missing-user verify, and the secret it was made from. */
-interface Dummy {
-  readonly encoded: string
-  readonly secret: string
-}
-
-const isPolicyError = (error: unknown) =>
-  (error as { code?: unknown })?.code === 'ERR_AUTHLAB_PASSWORD_POLICY'
 
 /**
  * Verify-and-upgrade across hash formats, in the manner of passlib's `CryptContext.verify_and_update`,
@@ -102,64 +85,13 @@ const isPolicyError = (error: unknown) =>
 export function createPasswordContext(options: PasswordContextOptions): PasswordContext {
   const { current, legacy = [] } = checkOptions(options)
   const hasherFor = routeTable(current, legacy)
-  const dummyHasher = missingUserHasher(options, hasherFor)
-  let dummy: Promise<Dummy> | undefined
-
-  /**
-   * The missing-user dummy, made once. Its secret is random and never leaves the context: nobody can
-   * log in to it. A failed hash (an overloaded pool, a worker timeout) is not kept, so the next
-   * missing-user verify makes it again instead of failing for the life of the process.
-   */
-  function dummyHash(): Promise<Dummy> {
-    if (dummy) return dummy
-    const secret = crypto.randomUUID()
-    const made = dummyHasher.hash(secret).then((encoded) => ({ encoded, secret }))
-    dummy = made
-    made.catch(() => {
-      if (dummy === made) dummy = undefined
-    })
-    return made
-  }
-  // Started at once, so even the first missing-user verify costs one verify and not a hash plus a verify.
-  dummyHash()
-
-  /**
-   * The password as the maker of a stored hash took it: in the form its marker names, or its format
-   * declares (better-auth's NFKC), or as typed (see `PasswordForm`). Each hash is checked against that
-   * one form, so it accepts exactly the spellings its maker accepted. A bcrypt key is at most 72 bytes
-   * (Provos & Mazières 1999, §6), and the implementations most stored bcrypt hashes come from
-   * (OpenBSD's, crypt_blowfish, node.bcrypt.js, bcryptjs) used the first 72 bytes of a longer password:
-   * those bytes are what its hash checks.
-   */
-  function asMadeBy({ family, form }: Pick<Stored, 'family' | 'form'>, password: Password): Password {
-    const input = inForm(password, form)
-    return family === BCRYPT.id ? passwordToBytes(input).subarray(0, BCRYPT_PASSWORD_POLICY.maxBytes) : input
-  }
+  const missing = missingUser(missingUserHasher(options, hasherFor))
+  const admission = createAdmission(hasherFor.values(), missing.starting)
+  missing.start(admission)
 
   /** `password` hashed with `current`, in `form`, marked with it. */
   async function hashInForm(form: NormalForm, password: Password): Promise<string> {
     return withMarker(form, await current.hash(inForm(password, form)))
-  }
-
-  /**
-   * One verify of the dummy hash: with `password`, or with the dummy's own secret when `password` is
-   * undefined or refused by the dummy's policy, so the cost is that verify's either way. Errors other
-   * than a refusal (an overload, a timeout) are a real user's verify's errors too, and propagate.
-   */
-  async function verifyDummy(password: Password | undefined): Promise<void> {
-    const { encoded, secret } = await dummyHash()
-    const family = dummyHasher.info.algorithm
-    // As an unmarked stored hash of its format is read: the cost is one verify in any form.
-    const made = { family, form: formOfUnmarked(family) }
-    if (password !== undefined) {
-      try {
-        await dummyHasher.verify(encoded, asMadeBy(made, password))
-        return
-      } catch (error) {
-        if (!isPolicyError(error)) throw error
-      }
-    }
-    await dummyHasher.verify(encoded, asMadeBy(made, secret))
   }
 
   function read(encoded: unknown): Stored {
@@ -190,37 +122,41 @@ export function createPasswordContext(options: PasswordContextOptions): Password
     return hasher !== current || weaker || !marked
   }
 
+  async function verifyStored(stored: Stored, password: Password): Promise<VerifyResult> {
+    try {
+      if (!(await stored.hasher.verify(stored.hash, asMadeBy(stored, password)))) return { valid: false }
+    } catch (error) {
+      if (!isPolicyError(error)) throw error
+      // A password the stored format refuses (empty, a lone surrogate, a NUL for bcrypt) cannot be
+      // the stored one: not valid, in the time a missing user takes rather than at once.
+      await missing.verify(undefined)
+      return { valid: false }
+    }
+    if (!upgradable(stored)) return { valid: true }
+    try {
+      // An NFKC hash (better-auth's) is replaced by an NFKC one: every spelling that signed in before
+      // still does. Any other is replaced by the NFC form of the password that verified, which adds
+      // only its canonically equivalent spellings.
+      return { valid: true, rehashed: await hashInForm(stored.form === 'NFKC' ? 'NFKC' : 'NFC', password) }
+    } catch (error) {
+      // The password was right but `current` refuses it (bcrypt's 72-byte limit, say): the user still
+      // logs in, the old hash stays, and `needsUpgrade` keeps reporting it.
+      if (isPolicyError(error)) return { valid: true }
+      // The upgrade is optional and the password was right: a failed hash must not fail the login.
+      return { valid: true, upgradeError: error }
+    }
+  }
+
   return Object.freeze({
     async verify(encoded: string | null | undefined, password: Password): Promise<VerifyResult> {
       if (encoded === null || encoded === undefined || encoded === '') {
-        await verifyDummy(password)
+        await admission.run(() => missing.verify(password))
         return { valid: false }
       }
       const stored = read(encoded)
-      try {
-        if (!(await stored.hasher.verify(stored.hash, asMadeBy(stored, password)))) return { valid: false }
-      } catch (error) {
-        if (!isPolicyError(error)) throw error
-        // A password the stored format refuses (empty, a lone surrogate, a NUL for bcrypt) cannot be
-        // the stored one: not valid, in the time a missing user takes rather than at once.
-        await verifyDummy(undefined)
-        return { valid: false }
-      }
-      if (!upgradable(stored)) return { valid: true }
-      try {
-        // An NFKC hash (better-auth's) is replaced by an NFKC one: every spelling that signed in before
-        // still does. Any other is replaced by the NFC form of the password that verified, which adds
-        // only its canonically equivalent spellings.
-        return { valid: true, rehashed: await hashInForm(stored.form === 'NFKC' ? 'NFKC' : 'NFC', password) }
-      } catch (error) {
-        // The password was right but `current` refuses it (bcrypt's 72-byte limit, say): the user still
-        // logs in, the old hash stays, and `needsUpgrade` keeps reporting it.
-        if (isPolicyError(error)) return { valid: true }
-        // The upgrade is optional and the password was right: a failed hash must not fail the login.
-        return { valid: true, upgradeError: error }
-      }
+      return admission.run(() => verifyStored(stored, password))
     },
-    hash: (password: Password) => hashInForm('NFC', password),
+    hash: (password: Password) => admission.run(() => hashInForm('NFC', password)),
     needsUpgrade: (encoded: string) => upgradable(read(encoded)),
     identify: (encoded: string) =>
       identifyHash(typeof encoded === 'string' ? readMarker(encoded).hash : encoded),
