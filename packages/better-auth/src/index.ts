@@ -76,8 +76,9 @@ const RETRY_AFTER_SECONDS = '1'
  * better-auth's `emailAndPassword.password` from a password context: new users get the context's
  * `current` hash, and every format the context reads (bcrypt imports, better-auth's own default
  * `saltHex:keyHex`, scrypt, PBKDF2) still verifies. A successful verify of a legacy or weaker hash
- * leaves its replacement for `authlabRehash` to store. The context normalises passwords as better-auth
- * does (NFKC) before hashing and verifying, so every spelling that signed in before still does.
+ * leaves its replacement for `authlabRehash` to store. The context checks better-auth's own hashes in
+ * NFKC, as better-auth made them, and keeps their upgrades NFKC, so every spelling that signed in
+ * before still does; new passwords are hashed in NFC (the README's "What is normalised").
  */
 export function authlabPassword(context: PasswordContext): BetterAuthPassword {
   const passwords = checkContext(context, 'authlabPassword')
