@@ -85,7 +85,7 @@ async function seen(response: Response) {
   return { status: response.status, headers, body: await response.text() }
 }
 
-async function overHttp(auth: App, path: string, body: Record<string, string>) {
+async function overHttp(auth: Pick<App, 'handler'>, path: string, body: Record<string, string>) {
   const request = new Request(`${BASE_URL}/api/auth${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: BASE_URL },
@@ -141,4 +141,32 @@ describe.each(ROUTES)('$path answers a missing and an existing account alike', (
     expect(context.identify(after as string)).toBe('argon2id')
     expect(context.needsUpgrade(after as string)).toBe(false)
   })
+})
+
+test('sign-up, which hashes for an email it already has too, refuses a refused password for both alike', async () => {
+  // With requireEmailVerification, better-auth answers a sign-up for a taken email as for a new one and
+  // hashes the password in both (api/routes/sign-up.ts): the refusal must be the same in both, which is
+  // why `password.hash` keeps refusing outside /sign-in/.
+  const auth = betterAuth({
+    baseURL: BASE_URL,
+    secret: 'authlab-better-auth-test-secret-of-32+chars',
+    database: memoryAdapter({ user: [], session: [], account: [], verification: [] }),
+    telemetry: { enabled: false },
+    logger: { disabled: true },
+    emailAndPassword: { enabled: true, requireEmailVerification: true, password: authlabPassword(context) },
+    emailVerification: { sendVerificationEmail: async () => undefined },
+    plugins: [authlabRehash(context)],
+  })
+  await auth.api.signUpEmail({ body: { email: 'ada@example.com', password: PASSWORD, name: 'Ada' } })
+  const signUp = (email: string, password: string) =>
+    overHttp(auth, '/sign-up/email', { email, password, name: 'X' })
+  const refused = [await signUp('ada@example.com', REFUSED['a lone surrogate'] as string)]
+  refused.push(await signUp('new@example.com', REFUSED['a lone surrogate'] as string))
+  expect(refused[0]).toMatchObject({ status: 400, body: expect.stringContaining('PASSWORD_REFUSED') })
+  expect(refused[1]).toEqual(refused[0])
+  const accepted = [
+    (await signUp('ada@example.com', PASSWORD)).status,
+    (await signUp('new@example.com', PASSWORD)).status,
+  ]
+  expect(accepted).toEqual([200, 200])
 })
