@@ -190,7 +190,8 @@ async function setStoredHash(app: App, userId: string, hash: string): Promise<vo
 }
 
 const BETTER_AUTH_DEFAULT = /^[0-9a-f]{32}:[0-9a-f]{128}$/
-const CURRENT = /^\$argon2id\$v=19\$m=1024,t=1,p=1\$/
+/** A hash the context wrote with current: marked with the form it was made from (NFC, or NFKC for better-auth's). */
+const CURRENT = /^nfk?c:\$argon2id\$v=19\$m=1024,t=1,p=1\$/
 
 /** Wrong passwords, among them every kind some hasher's policy refuses. */
 const WRONG: Record<string, string> = {
@@ -202,7 +203,8 @@ const WRONG: Record<string, string> = {
 }
 
 // Spellings of one password under NFKC, as [signed up with, typed another day]: a full-width phone
-// keyboard, a decomposed é (e + U+0301) and the composed one.
+// keyboard, a decomposed é (e + U+0301) and the composed one. The last two are one password under NFC
+// too; the first two are not.
 const SPELLINGS = [
   ['ｐａｓｓｗｏｒｄ１２３４', 'password1234'],
   ['password1234', 'ｐａｓｓｗｏｒｄ１２３４'],
@@ -323,12 +325,13 @@ describe.each(CONFIGURATIONS)('the README’s configuration: $name', ({ missingU
         ]).toEqual([200, 200])
       })
 
-      test('a user who signed up through authlab signs in with either spelling', async () => {
+      test('a user who signed up through authlab signs in with either, if they are one password under NFC', async () => {
         await signUp(app, 'yuki@example.com', signedUp)
+        const canonical = signedUp.normalize('NFC') === typed.normalize('NFC')
         expect([
           await signIn(app, 'yuki@example.com', typed),
           await signIn(app, 'yuki@example.com', signedUp),
-        ]).toEqual([200, 200])
+        ]).toEqual([canonical ? 200 : 401, 200])
       })
     })
 

@@ -41,6 +41,13 @@ export interface PasswordHasher {
    * over the caps or the work budget is not weaker, so false (verify refuses it).
    */
   needsRehash(encoded: string): boolean
+  /**
+   * Present when the hasher bounds its work: the most hashes and verifies it runs at once, one more
+   * being refused at once with an OverloadError. A caller running several kinds of work on it (a
+   * password context: stored users, missing users, sign-ups) admits its own work against this number,
+   * so what load refuses does not depend on which kind of work it is.
+   */
+  readonly maxConcurrent?: number
 }
 
 /**

@@ -163,6 +163,7 @@ export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
   return Object.freeze({
     info: Object.freeze({ ...describe, algorithm: profile.id, params }),
     policy,
+    ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     async hash(password: Password): Promise<string> {
       const bytes = checkPassword(password, policy)
       const salt = crypto.getRandomValues(new Uint8Array(saltLength))

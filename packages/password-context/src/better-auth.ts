@@ -1,6 +1,6 @@
 import { scrypt, timingSafeEqual } from 'node:crypto'
 import { InvalidHashError, type Password, type PasswordHasher } from '@authlab/core'
-import { normalizePassword } from './normalize.js'
+import { inForm } from './normalize.js'
 
 /** The family name of better-auth's default stored hash in a password context. */
 export const BETTER_AUTH_SCRYPT = 'better-auth-scrypt'
@@ -22,7 +22,7 @@ const MAXMEM = 2 * 128 * N * R
 
 function derive(password: Password, salt: string): Promise<Buffer> {
   // better-auth normalises text with NFKC before hashing; bytes are taken as given.
-  const key = normalizePassword(password)
+  const key = inForm(password, 'NFKC')
   return new Promise((resolve, reject) =>
     // The salt is the hex STRING used as bytes (its UTF-8), not the 16 bytes it spells: that is what
     // better-auth passes to scrypt, so decoding it would derive a different key.

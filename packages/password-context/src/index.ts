@@ -1,20 +1,16 @@
-import {
-  BCRYPT,
-  BCRYPT_PASSWORD_POLICY,
-  InvalidHashError,
-  InvalidOptionError,
-  type Password,
-  type PasswordHasher,
-  passwordToBytes,
-} from '@authlab/core'
-import { BETTER_AUTH_SCRYPT, betterAuthScrypt } from './better-auth.js'
+import { InvalidHashError, InvalidOptionError, type Password, type PasswordHasher } from '@authlab/core'
+import { createAdmission } from './admission.js'
+import { betterAuthScrypt } from './better-auth.js'
 import { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
-import { normalizePassword } from './normalize.js'
+import { asMadeBy, formOfUnmarked, type MadeBy } from './made-from.js'
+import { isPolicyError, missingUser } from './missing-user.js'
+import { inForm, type NormalForm, readMarker, withMarker } from './normalize.js'
 
 export type { HashFamily } from '@authlab/core'
 export * from '@authlab/core/errors'
 export { BETTER_AUTH_SCRYPT, betterAuthScrypt } from './better-auth.js'
 export { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
+export type { PasswordForm } from './normalize.js'
 
 export interface PasswordContextOptions {
   /** The hasher every new and upgraded hash is written with. */
@@ -57,7 +53,10 @@ export interface PasswordContext {
    * lone surrogate, a NUL for bcrypt) is not valid, never an error, and costs the same dummy verify.
    */
   verify(encoded: string | null | undefined, password: Password): Promise<VerifyResult>
-  /** A new hash with `current`, of the password's NFKC form. */
+  /**
+   * A new hash with `current`, of the password's NFC form, marked `nfc:` so that the context checks
+   * it against that form (see the README, "What is normalised").
+   */
   hash(password: Password): Promise<string>
   /**
    * Whether a stored hash would be rewritten on its next successful verify. A hash its hasher cannot
@@ -69,14 +68,13 @@ export interface PasswordContext {
   identify(encoded: string): StoredFormat
 }
 
-/** A dummy hash for the missing-user verify, and the secret it was made from. */
-interface Dummy {
-  readonly encoded: string
-  readonly secret: string
+/** A stored hash as the context reads it: without its marker, routed, and the form it was made from. */
+interface Stored extends MadeBy {
+  readonly hash: string
+  readonly hasher: PasswordHasher
+  /** Whether the context made it (it carries the marker naming its form). */
+  readonly marked: boolean
 }
-
-const isPolicyError = (error: unknown) =>
-  (error as { code?: unknown })?.code === 'ERR_AUTHLAB_PASSWORD_POLICY'
 
 /**
  * Verify-and-upgrade across hash formats, in the manner of passlib's `CryptContext.verify_and_update`,
@@ -87,64 +85,21 @@ const isPolicyError = (error: unknown) =>
 export function createPasswordContext(options: PasswordContextOptions): PasswordContext {
   const { current, legacy = [] } = checkOptions(options)
   const hasherFor = routeTable(current, legacy)
-  const dummyHasher = missingUserHasher(options, hasherFor)
-  let dummy: Promise<Dummy> | undefined
+  const missing = missingUser(missingUserHasher(options, hasherFor))
+  const admission = createAdmission(hasherFor.values(), missing.starting)
+  missing.start(admission)
 
-  /**
-   * The missing-user dummy, made once. Its secret is random and never leaves the context: nobody can
-   * log in to it. A failed hash (an overloaded pool, a worker timeout) is not kept, so the next
-   * missing-user verify makes it again instead of failing for the life of the process.
-   */
-  function dummyHash(): Promise<Dummy> {
-    if (dummy) return dummy
-    const secret = crypto.randomUUID()
-    const made = dummyHasher.hash(secret).then((encoded) => ({ encoded, secret }))
-    dummy = made
-    made.catch(() => {
-      if (dummy === made) dummy = undefined
-    })
-    return made
-  }
-  // Started at once, so even the first missing-user verify costs one verify and not a hash plus a verify.
-  dummyHash()
-
-  /**
-   * The password as the maker of a stored hash of `family` took it. Hashes this context writes, and
-   * better-auth's, are of the NFKC form; a legacy format was made elsewhere (passlib, Auth0, Django),
-   * from the password as typed. A bcrypt key is at most 72 bytes (Provos & Mazières 1999, §6), and the
-   * implementations most stored bcrypt hashes come from (OpenBSD's, crypt_blowfish, node.bcrypt.js,
-   * bcryptjs) used the first 72 bytes of a longer password: those bytes are what its hash checks.
-   */
-  function asMadeBy(family: string, password: Password): Password {
-    const own = family === current.info.algorithm || family === BETTER_AUTH_SCRYPT
-    const input = own ? normalizePassword(password) : password
-    return family === BCRYPT.id ? passwordToBytes(input).subarray(0, BCRYPT_PASSWORD_POLICY.maxBytes) : input
+  /** `password` hashed with `current`, in `form`, marked with it. */
+  async function hashInForm(form: NormalForm, password: Password): Promise<string> {
+    return withMarker(form, await current.hash(inForm(password, form)))
   }
 
-  /**
-   * One verify of the dummy hash: with `password`, or with the dummy's own secret when `password` is
-   * undefined or refused by the dummy's policy, so the cost is that verify's either way. Errors other
-   * than a refusal (an overload, a timeout) are a real user's verify's errors too, and propagate.
-   */
-  async function verifyDummy(password: Password | undefined): Promise<void> {
-    const { encoded, secret } = await dummyHash()
-    const family = dummyHasher.info.algorithm
-    if (password !== undefined) {
-      try {
-        await dummyHasher.verify(encoded, asMadeBy(family, password))
-        return
-      } catch (error) {
-        if (!isPolicyError(error)) throw error
-      }
-    }
-    await dummyHasher.verify(encoded, asMadeBy(family, secret))
-  }
-
-  function route(encoded: unknown): PasswordHasher {
+  function read(encoded: unknown): Stored {
     if (typeof encoded !== 'string') {
       throw new InvalidHashError(`stored hash must be a string, got ${typeof encoded}`)
     }
-    const family = identifyHash(encoded)
+    const { hash, form } = readMarker(encoded)
+    const family = identifyHash(hash)
     const hasher = hasherFor.get(family)
     if (!hasher) {
       throw new UnsupportedHashError(
@@ -152,48 +107,59 @@ export function createPasswordContext(options: PasswordContextOptions): Password
         `stored hash is a ${family} hash and no ${family} hasher is configured: add one to \`legacy\``,
       )
     }
-    return hasher
+    return { hash, family, hasher, form: form ?? formOfUnmarked(family), marked: form !== undefined }
   }
 
-  function needsUpgrade(encoded: string): boolean {
-    const hasher = route(encoded)
+  /**
+   * Whether a stored hash is replaced at its next successful verify: another family than `current`'s,
+   * weaker parameters, or made elsewhere (no marker), so that every hash ends up in `current`'s format,
+   * parameters and a form the context names.
+   */
+  function upgradable({ hash, hasher, marked }: Stored): boolean {
     // The routed hasher's own needsRehash parses the hash, so a broken legacy hash is refused as a
     // broken current one is, rather than reported as upgradable.
-    const weaker = hasher.needsRehash(encoded)
-    return hasher !== current || weaker
+    const weaker = hasher.needsRehash(hash)
+    return hasher !== current || weaker || !marked
+  }
+
+  async function verifyStored(stored: Stored, password: Password): Promise<VerifyResult> {
+    try {
+      if (!(await stored.hasher.verify(stored.hash, asMadeBy(stored, password)))) return { valid: false }
+    } catch (error) {
+      if (!isPolicyError(error)) throw error
+      // A password the stored format refuses (empty, a lone surrogate, a NUL for bcrypt) cannot be
+      // the stored one: not valid, in the time a missing user takes rather than at once.
+      await missing.verify(undefined)
+      return { valid: false }
+    }
+    if (!upgradable(stored)) return { valid: true }
+    try {
+      // An NFKC hash (better-auth's) is replaced by an NFKC one: every spelling that signed in before
+      // still does. Any other is replaced by the NFC form of the password that verified, which adds
+      // only its canonically equivalent spellings.
+      return { valid: true, rehashed: await hashInForm(stored.form === 'NFKC' ? 'NFKC' : 'NFC', password) }
+    } catch (error) {
+      // The password was right but `current` refuses it (bcrypt's 72-byte limit, say): the user still
+      // logs in, the old hash stays, and `needsUpgrade` keeps reporting it.
+      if (isPolicyError(error)) return { valid: true }
+      // The upgrade is optional and the password was right: a failed hash must not fail the login.
+      return { valid: true, upgradeError: error }
+    }
   }
 
   return Object.freeze({
     async verify(encoded: string | null | undefined, password: Password): Promise<VerifyResult> {
       if (encoded === null || encoded === undefined || encoded === '') {
-        await verifyDummy(password)
+        await admission.run(() => missing.verify(password))
         return { valid: false }
       }
-      const hasher = route(encoded)
-      try {
-        if (!(await hasher.verify(encoded, asMadeBy(hasher.info.algorithm, password))))
-          return { valid: false }
-      } catch (error) {
-        if (!isPolicyError(error)) throw error
-        // A password the stored format refuses (empty, a lone surrogate, a NUL for bcrypt) cannot be
-        // the stored one: not valid, in the time a missing user takes rather than at once.
-        await verifyDummy(undefined)
-        return { valid: false }
-      }
-      if (!needsUpgrade(encoded)) return { valid: true }
-      try {
-        return { valid: true, rehashed: await current.hash(normalizePassword(password)) }
-      } catch (error) {
-        // The password was right but `current` refuses it (bcrypt's 72-byte limit, say): the user still
-        // logs in, the old hash stays, and `needsUpgrade` keeps reporting it.
-        if (isPolicyError(error)) return { valid: true }
-        // The upgrade is optional and the password was right: a failed hash must not fail the login.
-        return { valid: true, upgradeError: error }
-      }
+      const stored = read(encoded)
+      return admission.run(() => verifyStored(stored, password))
     },
-    hash: (password: Password) => current.hash(normalizePassword(password)),
-    needsUpgrade,
-    identify: identifyHash,
+    hash: (password: Password) => admission.run(() => hashInForm('NFC', password)),
+    needsUpgrade: (encoded: string) => upgradable(read(encoded)),
+    identify: (encoded: string) =>
+      identifyHash(typeof encoded === 'string' ? readMarker(encoded).hash : encoded),
   })
 }
 

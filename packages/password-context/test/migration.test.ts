@@ -38,7 +38,9 @@ test('1,000 hashes from independent implementations verify and upgrade to argon2
   expect(vectors).toHaveLength(1000)
   expect(new Set(vectors.map((v) => v.maker)).size).toBe(7)
   const right = await inBatches(vectors, (v) => context.verify(v.encoded, v.password))
-  const failures = vectors.filter((_, i) => !right[i]?.valid || !right[i]?.rehashed?.startsWith('$argon2id$'))
+  const failures = vectors.filter(
+    (_, i) => !right[i]?.valid || !right[i]?.rehashed?.startsWith('nfc:$argon2id$'),
+  )
   expect(failures.map((v) => v.maker)).toEqual([])
 
   const upgraded = await inBatches(
@@ -51,15 +53,18 @@ test('1,000 hashes from independent implementations verify and upgrade to argon2
   expect(wrongs.filter((r) => r.valid)).toEqual([])
 }, 120_000)
 
-test('a current-format hash is upgraded only when weaker than the configured parameters', async () => {
+test('a current-format hash is upgraded when weaker than the configured parameters or made elsewhere', async () => {
   const weaker = await argon2({ m: 512, t: 1, p: 1 }).hash('hunter2hunter2')
-  const same = await current.hash('hunter2hunter2')
-  expect(context.needsUpgrade(weaker)).toBe(true)
-  expect(context.needsUpgrade(same)).toBe(false)
-  expect((await context.verify(weaker, 'hunter2hunter2')).rehashed).toMatch(
-    /^\$argon2id\$v=19\$m=1024,t=1,p=1\$/,
-  )
-  expect(await context.verify(same, 'hunter2hunter2')).toEqual({ valid: true })
+  const madeElsewhere = await current.hash('hunter2hunter2')
+  const own = await context.hash('hunter2hunter2')
+  expect([weaker, madeElsewhere, own].map(context.needsUpgrade)).toEqual([true, true, false])
+  for (const stored of [weaker, madeElsewhere])
+    expect((await context.verify(stored, 'hunter2hunter2')).rehashed).toMatch(
+      /^nfc:\$argon2id\$v=19\$m=1024,t=1,p=1\$/,
+    )
+  expect(await context.verify(own, 'hunter2hunter2')).toEqual({ valid: true })
+  // A marked hash with weaker parameters is upgraded too, keeping its form.
+  expect(context.needsUpgrade(`nfc:${weaker}`)).toBe(true)
 })
 
 test('a right password that the current hasher refuses still logs in, keeping the old hash', async () => {

@@ -17,6 +17,6 @@ test.each([new OverloadError('hasher pool full'), new TimeoutError('worker did n
     // The old hash is untouched and still reported; the next login makes the replacement.
     expect(context.needsUpgrade(stored)).toBe(true)
     const later = await context.verify(stored, 'hunter2hunter2')
-    expect(later).toEqual({ valid: true, rehashed: expect.stringMatching(/^\$argon2id\$/) })
+    expect(later).toEqual({ valid: true, rehashed: expect.stringMatching(/^nfc:\$argon2id\$/) })
   },
 )

@@ -66,6 +66,8 @@ export function boundedDerivationsSuite({
 
   test('maxConcurrent sets the bound', async () => {
     const hasher = createHasher({ ln: 10, r: 8, p: 1, maxConcurrent: 1 })
+    // Declared, so a caller can admit its own work against it (PasswordHasher.maxConcurrent).
+    assert.deepEqual([hasher.maxConcurrent, createHasher().maxConcurrent], [1, max])
     const stored = await hasher.hash('correct horse')
     const settled = await Promise.allSettled([hasher.verify(stored, 'wrong'), hasher.verify(stored, 'wrong')])
     assert.deepEqual(
