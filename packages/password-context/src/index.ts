@@ -14,7 +14,7 @@ import { normalizePassword } from './normalize.js'
 export type { HashFamily } from '@authlab/core'
 export * from '@authlab/core/errors'
 export { BETTER_AUTH_SCRYPT, betterAuthScrypt } from './better-auth.js'
-export { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
+export * from './formats.js'
 
 export interface PasswordContextOptions {
   /** The hasher every new and upgraded hash is written with. */
