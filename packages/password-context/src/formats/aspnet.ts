@@ -12,7 +12,7 @@ import { type Pbkdf2Digest, pbkdf2, sameBytes } from './kdf.js'
  * Version 3 strings start `AQAAAA` (0x01 and the PRF's zero high bytes); version 2 strings are 68
  * characters of which the first byte is zero.
  */
-export const ASPNET_IDENTITY_FORMAT = /^(?:AQAAAA[A-Za-z0-9+/]{10,1360}={0,2}|A[A-P][A-Za-z0-9+/]{64}==)$/
+export const ASPNET_IDENTITY_FORMAT = /^(?:AQAAAA[A-Za-z0-9+/]{10,1800}={0,2}|A[A-P][A-Za-z0-9+/]{64}==)$/
 
 interface IdentityHash {
   readonly version: 2 | 3
@@ -78,7 +78,7 @@ const identityFormat: ForeignFormat<IdentityHash> = {
   displayName: 'ASP.NET Core Identity PasswordHasher (v2, v3)',
   wraps: 'node:crypto pbkdf2',
   runsOn: 'threadpool',
-  maxLength: 1400,
+  maxLength: 1900,
   parse: parseIdentity,
   async verify({ prf, iterations, salt, subkey }, password) {
     return sameBytes(await pbkdf2(prf, password, salt, iterations, subkey.length), subkey)

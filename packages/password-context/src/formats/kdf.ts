@@ -9,6 +9,7 @@ import {
   InvalidOptionError,
   invalidParams,
   type KdfProfile,
+  ParameterLimitError,
   type Params,
   type PasswordHasher,
   PBKDF2_SHA256,
@@ -51,19 +52,31 @@ const PBKDF2_PROFILES: Record<Pbkdf2Digest, KdfProfile> = {
 
 const limitsByProfile = new WeakMap<AlgorithmProfile, ResolvedLimits>()
 
-/** A profile's own caps and budget, as a hasher configured at its defaults would apply them. */
-function limitsOf(profile: AlgorithmProfile, hashBytes: number): ResolvedLimits {
+/**
+ * A profile's own caps and budget, as a hasher configured at its defaults writing 32-byte hashes would
+ * apply them: never raised by the stored hash itself (a long PBKDF2 output asks for more blocks).
+ */
+function limitsOf(profile: AlgorithmProfile): ResolvedLimits {
   let limits = limitsByProfile.get(profile)
   if (!limits) {
-    limits = resolveLimits(profile, profile.defaults, hashBytes)
+    limits = resolveLimits(profile, profile.defaults, 32)
     limitsByProfile.set(profile, limits)
   }
   return limits
 }
 
-/** ParameterLimitError when a stored hash would cost more than its algorithm's caps or budget. */
+/**
+ * ParameterLimitError when a stored hash would cost more than its algorithm's caps or budget. These
+ * readers take no `limits` option (a stack's stored hashes are data, their caps core's), so core's
+ * hint to raise one is dropped from the message.
+ */
 export function checkWork(profile: AlgorithmProfile, params: Params, hashBytes: number): void {
-  checkStoredWork(profile, params, hashBytes, limitsOf(profile, hashBytes))
+  try {
+    checkStoredWork(profile, params, hashBytes, limitsOf(profile))
+  } catch (error) {
+    if (!(error instanceof ParameterLimitError)) throw error
+    throw new ParameterLimitError(error.message.replace(/ \(raise limits\.[^)]*\)$/, ''), { cause: error })
+  }
 }
 
 /** PBKDF2-HMAC (RFC 8018 §5.2) on the libuv threadpool, bounded first. */
