@@ -51,8 +51,12 @@ def keycloak(encoded, password):
     return hmac.compare_digest(computed, value)
 
 
+# check_password's `preferred` hasher decides only whether a wrong password also runs harden_runtime
+# (up to Django's default work again, to equalise timing): one that matches no stored hash skips it.
+NOT_PREFERRED = hashers.MD5PasswordHasher()
+
 CHECKS = {
-    "django": lambda encoded, password: hashers.check_password(password, encoded),
+    "django": lambda encoded, password: hashers.check_password(password, encoded, preferred=NOT_PREFERRED),
     "phpass": lambda encoded, password: phpass.verify(password, encoded),
     "keycloak": keycloak,
 }

@@ -1,8 +1,8 @@
 <?php
 // Writes PHP-made password hashes for the password-context tests (php.json beside this file).
 //
-// Made by PHP's own password_hash (Debian php-cli, PHP 8.2 with libargon2) at cheap parameters, plus
-// one argon2i hash at PHP's defaults, and WordPress 6.8's `$wp$` bcrypt computed as
+// Made by PHP's own password_hash (Debian php-cli, PHP 8.2 with libargon2) at cheap parameters, and
+// WordPress 6.8's `$wp$` bcrypt computed as
 // wp-includes/pluggable.php wp_hash_password() does (a SHA-384 HMAC pre-hash of the trimmed password).
 //
 //     apt-get install -y php-cli
@@ -32,6 +32,5 @@ foreach ($makers as $maker => $make) {
 foreach ($passwords as $password) {
     $vectors[] = ['maker' => 'WordPress 6.8 wp_hash_password ($wp$, cost 4)', 'password' => trim($password), 'encoded' => wordpress_hash($password)];
 }
-$vectors[] = ['maker' => 'password_hash PASSWORD_ARGON2I defaults', 'password' => $passwords[0], 'encoded' => password_hash($passwords[0], PASSWORD_ARGON2I)];
 
 echo json_encode(['madeWith' => ['php' => PHP_VERSION], 'vectors' => $vectors], JSON_PRETTY_PRINT | JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES), "\n";
