@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Writes the first-login cost table of MOVING-IN.md from a results file of first-login-cost.mjs,
 // between its `<!-- first-login-cost -->` and `<!-- /first-login-cost -->` markers, with the run's
-// provenance under it. The figures come only from that file.
+// provenance under it, and formats the guide. The figures come only from that file.
 //
 //   node packages/password-context/scripts/first-login-table.mjs [results/first-login-cost.json]
+import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -33,4 +34,6 @@ writeFileSync(
   GUIDE,
   guide.replace(block, `<!-- first-login-cost -->\n${lines.join('\n')}\n<!-- /first-login-cost -->`),
 )
+// The repository's formatter aligns the table's columns, as `biome ci` expects them.
+execFileSync('npx', ['biome', 'format', '--write', GUIDE], { cwd: join(HERE, '..', '..', '..'), stdio: 'ignore' })
 console.log(`wrote the first-login cost table of ${relative(process.cwd(), GUIDE)} from ${file}`)
