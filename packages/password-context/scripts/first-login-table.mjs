@@ -35,5 +35,8 @@ writeFileSync(
   guide.replace(block, `<!-- first-login-cost -->\n${lines.join('\n')}\n<!-- /first-login-cost -->`),
 )
 // The repository's formatter aligns the table's columns, as `biome ci` expects them.
-execFileSync('npx', ['biome', 'format', '--write', GUIDE], { cwd: join(HERE, '..', '..', '..'), stdio: 'ignore' })
+execFileSync('npx', ['biome', 'format', '--write', GUIDE], {
+  cwd: join(HERE, '..', '..', '..'),
+  stdio: 'ignore',
+})
 console.log(`wrote the first-login cost table of ${relative(process.cwd(), GUIDE)} from ${file}`)
