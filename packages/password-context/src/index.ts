@@ -9,7 +9,7 @@ import { inForm, type NormalForm, readMarker, withMarker } from './normalize.js'
 export type { HashFamily } from '@authlab/core'
 export * from '@authlab/core/errors'
 export { BETTER_AUTH_SCRYPT, betterAuthScrypt } from './better-auth.js'
-export { identifyHash, type StoredFormat, UnsupportedHashError } from './formats.js'
+export * from './formats.js'
 export type { PasswordForm } from './normalize.js'
 
 export interface PasswordContextOptions {
@@ -158,8 +158,7 @@ export function createPasswordContext(options: PasswordContextOptions): Password
     },
     hash: (password: Password) => admission.run(() => hashInForm('NFC', password)),
     needsUpgrade: (encoded: string) => upgradable(read(encoded)),
-    identify: (encoded: string) =>
-      identifyHash(typeof encoded === 'string' ? readMarker(encoded).hash : encoded),
+    identify: (encoded: string) => identifyHash(encoded),
   })
 }
 
