@@ -7,8 +7,8 @@ import { type BuiltTechnique, fillRandom, type TechniqueShape } from './random.j
  *    pool to base64url (RFC 4648 §5) and writes those ASCII characters into a second pool, natively.
  * 2. Each ID copies its `length` characters out into a new flat string: one call into C++, nothing
  *    pinned, every random bit used.
- * This is Bun's technique: there a call into C++ costs more than in V8, and `String.fromCharCode` with
- * 32 arguments converts each one in C++, so one cheap copy per ID beats both it and `JSON.parse`.
+ * This is Bun's technique: there `String.fromCharCode` with 32 arguments converts each one in C++ and
+ * `JSON.parse` made strings more slowly, so one copy per ID beat both (see chooseTechnique).
  */
 export function latin1Slice({ bytes, length, ids }: TechniqueShape): BuiltTechnique {
   const Buffer = nodeBuffer()

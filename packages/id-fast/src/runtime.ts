@@ -65,11 +65,12 @@ function canGenerateCode(): boolean {
 }
 
 /**
- * The technique for a runtime, from what the bench's cross-runtime ids suite measured in each
- * (deterministic: the same description always gets the same technique):
- * - JavaScriptCore (Bun): a call into C++ costs more than in V8, and `String.fromCharCode` converts
- *   each of its 32 arguments in C++; one `Buffer#latin1Slice` per ID, copying from a pool of ready
- *   characters, is the cheapest way to a new string there (`latin1-slice`).
+ * The technique for a runtime, from what was measured inside each (the bench's cross-runtime ids suite
+ * and paired micro-benchmarks); the same description always gets the same technique:
+ * - JavaScriptCore (Bun): `String.fromCharCode` with more than one argument is a host function that
+ *   converts each argument in C++ (WebKit Source/JavaScriptCore/runtime/StringConstructor.cpp,
+ *   `stringFromCharCode`), and `JSON.parse` made strings more slowly per ID; one `Buffer#latin1Slice`
+ *   per ID, copying from a pool of ready characters, was the cheapest way to a new string (`latin1-slice`).
  * - V8 servers (Node, Deno): one `JSON.parse` makes a whole refill of IDs, each a separate flat string,
  *   cheaper per ID than a 32-argument `String.fromCharCode`, and with no code generation (`json-batch`).
  * - Anything else (browsers, edge workers): the unrolled `String.fromCharCode` as measured there, or its
