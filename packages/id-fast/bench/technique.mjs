@@ -3,7 +3,7 @@
 // chosen for the runtime). The package froze `info` onto its function, so the new name goes on a
 // forwarding function, which the JIT inlines. Measure them all in one run:
 //
-//   npm run bench -- --suite ids --filter id-fast --candidate packages/id-fast/bench/json-batch.mjs \
+//   npm run bench -- --suite ids --filter 'authlab fast' --candidate packages/id-fast/bench/json-batch.mjs \
 //     --candidate packages/id-fast/bench/latin1-slice.mjs --candidate packages/id-fast/bench/unrolled.mjs \
 //     --candidate packages/id-fast/bench/loop.mjs
 import { createIdGenerator } from '@authlab/id-fast'
