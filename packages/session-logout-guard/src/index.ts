@@ -44,6 +44,9 @@ type Callback = (error?: unknown) => void
  * - `get` finds nothing, even if a write that started before the logout landed after it;
  * - a `set` that was running when the logout happened destroys its own write once it lands.
  *
+ * A session this process is still writing counts as stored: a `get` that finds nothing waits for those
+ * writes and reads again, and a `destroy` of it adds the tombstone.
+ *
  * `all` and `length` count sessions only: neither a tombstone kept in the same store nor a destroyed ID.
  * `clear` is a logout of every session: each is destroyed through the guard, so it gets a tombstone, and
  * existing tombstones are kept (a bare `store.clear()` would delete them, and every request in flight
@@ -96,10 +99,36 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
     )
   }
 
+  // This process's writes still on their way to the store, by session ID, with the session each writes.
+  const inFlight = new Map<string, Map<Promise<void>, StoredSession>>()
+  const track = (id: string, session: StoredSession, work: Promise<void>) => {
+    const writes = inFlight.get(id) ?? new Map<Promise<void>, StoredSession>()
+    inFlight.set(id, writes.set(work, session))
+    const untrack = () => {
+      writes.delete(work)
+      if (writes.size === 0 && inFlight.get(id) === writes) inFlight.delete(id)
+    }
+    work.then(untrack, untrack)
+  }
+  const read = async (id: string) => ((await tombstones.has(id)) ? null : await stored(id))
+
   const guarded = {
     get(id: string, callback: (error: unknown, session?: StoredSession | null) => void) {
-      tombstones.has(id).then(
-        (destroyed) => (destroyed ? callback(null, null) : store.get(id, callback)),
+      // A session not in the store yet may be on its way: express-session sends the login's cookie
+      // before its first save is confirmed (expressjs/session index.js, `writetop` in `res.end`), and a
+      // request holding that cookie (a logout) would find nothing, start a new session, and destroy that
+      // one, while the login's session lands after it. So a read that finds nothing waits for this
+      // process's writes of that ID, then reads again.
+      const lookup = async () => {
+        const found = await read(id)
+        const writes = inFlight.get(id)
+        if (found !== null && found !== undefined) return found
+        if (writes === undefined) return found
+        await Promise.allSettled(writes.keys())
+        return read(id)
+      }
+      lookup().then(
+        (session) => callback(null, session),
         (error: unknown) => callback(error),
       )
     },
@@ -110,7 +139,9 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
         // Destroyed while this write was on its way: the write may have landed after the destroy.
         if (await tombstones.has(id)) await call(store.destroy, id)
       }
-      settle(write(), callback)
+      const work = write()
+      track(id, session, work)
+      settle(work, callback)
     },
     touch(id: string, session: StoredSession, callback?: Callback) {
       const touch = store.touch
@@ -130,8 +161,11 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
       // The tombstone goes first, so no write that starts from here on can bring the session back.
       // If the tombstone cannot be recorded the session is destroyed all the same, and the error is
       // reported: the logout happened, but is not protected against a request in flight.
+      // A session this process is still writing counts as held: its write lands after this destroy,
+      // and must find the tombstone there (`set` then destroys what it wrote).
       const remember = async () => {
-        const session = await stored(id)
+        const pending = [...(inFlight.get(id)?.values() ?? [])]
+        const session = (await stored(id)) ?? pending.at(-1)
         if (session !== null && session !== undefined && isAuthenticated(session))
           await tombstones.add(id, Date.now() + maxAgeMs)
       }
