@@ -138,6 +138,16 @@ describe('FaultProxy', () => {
     fresh.destroy()
   })
 
+  test('upstreamPorts names the local ports the backend sees', async () => {
+    const seen = new Promise<number>((resolve) => echo.once('connection', (s) => resolve(s.remotePort ?? 0)))
+    const socket = await open()
+    const port = await seen
+    expect(proxy.upstreamPorts()).toEqual([port])
+    socket.destroy()
+  })
+})
+
+describe('FaultProxy: faults on some connections only', () => {
   test('stallOpenConnections: the open connection is held until restore, a new one passes', async () => {
     const held = await openThrough()
     proxy.stallOpenConnections()
@@ -171,13 +181,5 @@ describe('FaultProxy', () => {
     after.write('after')
     expect(await arrives(after, 'after')).toBe('after')
     for (const socket of [before, first, second, after]) socket.destroy()
-  })
-
-  test('upstreamPorts names the local ports the backend sees', async () => {
-    const seen = new Promise<number>((resolve) => echo.once('connection', (s) => resolve(s.remotePort ?? 0)))
-    const socket = await open()
-    const port = await seen
-    expect(proxy.upstreamPorts()).toEqual([port])
-    socket.destroy()
   })
 })
