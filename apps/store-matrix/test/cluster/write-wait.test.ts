@@ -8,6 +8,7 @@ import {
   openClusterStore,
   openIoredisClusterStore,
   REDIS_CLUSTER_PORTS,
+  UnconfirmedWriteError,
 } from '../../src/index.js'
 import { startClusterForTests } from '../cluster.js'
 import {
@@ -87,7 +88,7 @@ test('node-redis: a write whose connection fails before its WAIT answers is refu
     const write = call((done) => opened.store.set('sid', session(), done))
     await new Promise((resolve) => setTimeout(resolve, 50))
     proxied.proxyOf(master).reset()
-    await expect(write).rejects.toMatchObject({ name: 'UnconfirmedWriteError' })
+    await expect(write).rejects.toBeInstanceOf(UnconfirmedWriteError)
   }))
 
 test.each([
@@ -105,7 +106,7 @@ test.each([
     const commands = await whileSlotMigrates(`authlab:${scope}:sid`, async (source, target) => {
       // Acknowledged (the target's replica copied it) or refused, but never counted on another connection.
       await call((done) => opened.store.set('sid', session(), done)).catch((error: unknown) => {
-        expect(error).toMatchObject({ name: 'UnconfirmedWriteError' })
+        expect(error).toBeInstanceOf(UnconfirmedWriteError)
       })
       console.log(
         'DEBUG',
