@@ -8,6 +8,7 @@ export {
   masterPortOfKey,
   nodePid,
   replicasOnline,
+  withNode,
 } from './cluster/control.js'
 export {
   CLUSTER_CLIENTS,

@@ -146,3 +146,40 @@ describe('FaultProxy', () => {
     socket.destroy()
   })
 })
+
+describe('FaultProxy: faults on some connections only', () => {
+  test('stallOpenConnections: the open connection is held until restore, a new one passes', async () => {
+    const held = await openThrough()
+    proxy.stallOpenConnections()
+    held.write('held')
+    const fresh = await open()
+    fresh.write('fresh')
+    expect(await arrives(fresh, 'fresh')).toBe('fresh')
+    expect(await receive(held, 100)).toBe('')
+    await proxy.restore()
+    expect(await arrives(held, 'held')).toBe('held')
+    held.destroy()
+    fresh.destroy()
+  })
+
+  test('limitNewConnections: the next n pass, later ones are black-holed, open ones keep working', async () => {
+    const before = await openThrough()
+    proxy.limitNewConnections(1)
+    const first = await openThrough()
+    const second = await openThrough()
+    for (const [socket, text] of [
+      [before, 'before'],
+      [first, 'first'],
+    ] as const) {
+      socket.write(text)
+      expect(await arrives(socket, text)).toBe(text)
+    }
+    second.write('second')
+    expect(await receive(second, 100)).toBe('')
+    await proxy.restore()
+    const after = await open()
+    after.write('after')
+    expect(await arrives(after, 'after')).toBe('after')
+    for (const socket of [before, first, second, after]) socket.destroy()
+  })
+})

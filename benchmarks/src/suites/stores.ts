@@ -115,7 +115,7 @@ async function clusterThroughputRows(
   const budget = full ? THROUGHPUT.full : THROUGHPUT.quick
   const notes: string[] = []
   const measureRound = async (round: number): Promise<CycleWindows<string>> => {
-    const opened: { close(): Promise<void> }[] = []
+    const opened: { close(): Promise<unknown> }[] = []
     try {
       const sources = new Map<string, LoadSource>()
       for (const candidate of candidates) {

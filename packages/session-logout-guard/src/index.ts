@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '@authlab/core'
-import { filterListing, listedIds, type SessionListing } from './listing.js'
+import { type GuardSettings, LogoutGuard } from './guard.js'
 import type { SessionStoreLike, StoredSession } from './store.js'
 import { memoryTombstones, type TombstoneRegistry } from './tombstones.js'
 
@@ -29,8 +29,6 @@ export interface LogoutGuardOptions {
   isAuthenticated?: (session: StoredSession) => boolean
 }
 
-type Callback = (error?: unknown) => void
-
 /**
  * Makes logout stick. express-session and @fastify/session load a session at the start of a request
  * and write it back at the end; a request that was already in flight when another request logged
@@ -44,10 +42,14 @@ type Callback = (error?: unknown) => void
  * - `get` finds nothing, even if a write that started before the logout landed after it;
  * - a `set` that was running when the logout happened destroys its own write once it lands.
  *
+ * A session this process is still writing counts as stored: a `get` that finds nothing waits for those
+ * writes and reads again, and a `destroy` of it adds the tombstone.
+ *
  * `all` and `length` count sessions only: neither a tombstone kept in the same store nor a destroyed ID.
- * `clear` is a logout of every session: each is destroyed through the guard, so it gets a tombstone, and
- * existing tombstones are kept (a bare `store.clear()` would delete them, and every request in flight
- * would write its logged-out session back). A store without `all` cannot list what to tombstone, so
+ * `clear` is a logout of every session: each gets a tombstone, as through `destroy` (all handed to the
+ * registry at once, `addAll`, so a bounded one keeps every one), then is destroyed, and existing
+ * tombstones are kept (a bare `store.clear()` would delete them, and every request in flight would write
+ * its logged-out session back). A store without `all` cannot list what to tombstone, so
  * its `clear` is refused with an `InvalidOptionError`.
  *
  * `store` itself is left unchanged: the result is a Proxy that passes every other property and method
@@ -55,6 +57,27 @@ type Callback = (error?: unknown) => void
  * through the guarded `destroy`).
  */
 export function guardLogout<S extends SessionStoreLike>(store: S, options: LogoutGuardOptions): S {
+  const guard = new LogoutGuard(store, checkOptions(store, options))
+  // Always guarded; the others only where the store has them, so a store without one keeps having none.
+  const always = new Set<PropertyKey>(['get', 'set', 'destroy'])
+  const optional = new Set<PropertyKey>(['touch', 'all', 'length', 'clear'])
+  const guarded = new Map<PropertyKey, unknown>(
+    [...always, ...optional].map((name) => {
+      const method = guard[name as keyof LogoutGuard] as (...args: never[]) => void
+      return [name, method.bind(guard)]
+    }),
+  )
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (always.has(property)) return guarded.get(property)
+      if (optional.has(property) && typeof Reflect.get(target, property, receiver) === 'function')
+        return guarded.get(property)
+      return Reflect.get(target, property, receiver)
+    },
+  })
+}
+
+function checkOptions(store: SessionStoreLike, options: LogoutGuardOptions): GuardSettings {
   if (
     typeof store?.get !== 'function' ||
     typeof store.set !== 'function' ||
@@ -68,115 +91,5 @@ export function guardLogout<S extends SessionStoreLike>(store: S, options: Logou
     throw new InvalidOptionError('tombstones must be a TombstoneRegistry with add and has')
   if (typeof isAuthenticated !== 'function')
     throw new InvalidOptionError('isAuthenticated must be a function of the stored session')
-
-  const call = (method: (...args: never[]) => void, ...args: unknown[]) =>
-    new Promise<void>((resolve, reject) =>
-      (method as (...args: unknown[]) => void).call(store, ...args, (error?: unknown) =>
-        error ? reject(error) : resolve(),
-      ),
-    )
-  const stored = (id: string) =>
-    new Promise<StoredSession | null | undefined>((resolve, reject) =>
-      store.get(id, (error, session) => (error ? reject(error) : resolve(session))),
-    )
-  const listing = () =>
-    new Promise<SessionListing | null | undefined>((resolve, reject) => {
-      const all = store.all
-      if (typeof all !== 'function')
-        reject(new InvalidOptionError('store has no all(): clear() cannot list the sessions to log out'))
-      else all.call(store, (error, sessions) => (error ? reject(error) : resolve(sessions)))
-    })
-  const isTombstoneEntry = (id: string) => tombstones.isEntry?.(id) === true
-  const isSession = async (id: string) => !isTombstoneEntry(id) && !(await tombstones.has(id))
-  const sessions = async () => filterListing(await listing(), isSession)
-  const settle = (work: Promise<void>, callback: Callback | undefined) => {
-    work.then(
-      () => callback?.(),
-      (error: unknown) => callback?.(error ?? new Error('session store failed without a reason')),
-    )
-  }
-
-  const guarded = {
-    get(id: string, callback: (error: unknown, session?: StoredSession | null) => void) {
-      tombstones.has(id).then(
-        (destroyed) => (destroyed ? callback(null, null) : store.get(id, callback)),
-        (error: unknown) => callback(error),
-      )
-    },
-    set(id: string, session: StoredSession, callback?: Callback) {
-      const write = async () => {
-        if (await tombstones.has(id)) return
-        await call(store.set, id, session)
-        // Destroyed while this write was on its way: the write may have landed after the destroy.
-        if (await tombstones.has(id)) await call(store.destroy, id)
-      }
-      settle(write(), callback)
-    },
-    touch(id: string, session: StoredSession, callback?: Callback) {
-      const touch = store.touch
-      if (typeof touch !== 'function') {
-        callback?.()
-        return
-      }
-      const refresh = async () => {
-        if (!(await tombstones.has(id))) await call(touch, id, session)
-      }
-      settle(refresh(), callback)
-    },
-    destroy(id: string, callback?: Callback) {
-      // Only a session the store holds (and `isAuthenticated` accepts) gets a tombstone: nothing else
-      // can be written back logged in, and a logout without a session (any anonymous POST /logout)
-      // must not be able to fill the registry and push a real logout's tombstone out of it.
-      // The tombstone goes first, so no write that starts from here on can bring the session back.
-      // If the tombstone cannot be recorded the session is destroyed all the same, and the error is
-      // reported: the logout happened, but is not protected against a request in flight.
-      const remember = async () => {
-        const session = await stored(id)
-        if (session !== null && session !== undefined && isAuthenticated(session))
-          await tombstones.add(id, Date.now() + maxAgeMs)
-      }
-      const logout = remember().then(
-        () => call(store.destroy, id),
-        async (error: unknown) => {
-          await call(store.destroy, id)
-          throw error
-        },
-      )
-      settle(logout, callback)
-    },
-    all(callback: (error: unknown, sessions?: SessionListing | null) => void) {
-      sessions().then(
-        (listed) => callback(null, listed),
-        (error: unknown) => callback(error),
-      )
-    },
-    length(callback: (error: unknown, length?: number) => void) {
-      sessions().then(
-        (listed) => callback(null, listedIds(listed).length),
-        (error: unknown) => callback(error),
-      )
-    },
-    clear(callback?: Callback) {
-      // One at a time: a mass logout of a large store must not open a request per session at once.
-      const logoutAll = async () => {
-        for (const id of listedIds(await listing()))
-          if (!isTombstoneEntry(id))
-            await new Promise<void>((resolve, reject) =>
-              guarded.destroy(id, (error) => (error ? reject(error) : resolve())),
-            )
-      }
-      settle(logoutAll(), callback)
-    },
-  }
-  // Always guarded; the others only where the store has them, so a store without one keeps having none.
-  const always = new Set<PropertyKey>(['get', 'set', 'destroy'])
-  const optional = new Set<PropertyKey>(['touch', 'all', 'length', 'clear'])
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      if (always.has(property)) return guarded[property as keyof typeof guarded]
-      if (optional.has(property) && typeof Reflect.get(target, property, receiver) === 'function')
-        return guarded[property as keyof typeof guarded]
-      return Reflect.get(target, property, receiver)
-    },
-  })
+  return { maxAgeMs, tombstones, isAuthenticated }
 }

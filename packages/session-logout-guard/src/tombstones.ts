@@ -5,6 +5,11 @@ import type { SessionStoreLike } from './store.js'
 export interface TombstoneRegistry {
   /** Remembers `id` as destroyed until `untilMs` (milliseconds since the epoch). */
   add(id: string, untilMs: number): Promise<void>
+  /**
+   * Remembers every one of `ids` as destroyed until `untilMs`: a mass logout (the guard's `clear`). A
+   * registry with a size bound keeps them all; without this method the guard adds them one by one.
+   */
+  addAll?(ids: readonly string[], untilMs: number): Promise<void>
   /** True while `id` is remembered as destroyed. */
   has(id: string): Promise<boolean>
   /**
@@ -16,9 +21,12 @@ export interface TombstoneRegistry {
 
 export interface MemoryTombstoneOptions {
   /**
-   * Most tombstones kept at once (default 100,000, a few megabytes). Past it the oldest is dropped
-   * first: with one lifetime for all, it is the one closest to expiring on its own. `guardLogout` adds
-   * one only for a destroyed session the store held, so filling it takes that many logins.
+   * Most tombstones of single logouts kept at once (default 100,000, a few megabytes). Past it the
+   * oldest is dropped first: with one lifetime for all, it is the one closest to expiring on its own.
+   * `guardLogout` adds one only for a destroyed session the store held, so filling it takes that many
+   * logins. The tombstones of a `clear()` are all kept, beyond it: the guard has just listed every one
+   * of those sessions, and dropping the first of them would let a request still holding one write it
+   * back.
    */
   maxEntries?: number
 }
@@ -31,26 +39,39 @@ export function memoryTombstones({ maxEntries = 100_000 }: MemoryTombstoneOption
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
     throw new InvalidOptionError(`maxEntries must be a positive integer, got ${String(maxEntries)}`)
   // A Map iterates in insertion order; every tombstone lives equally long, so the first entry always
-  // expires first and expired entries are swept from the front.
-  const until = new Map<string, number>()
-  const sweep = (now: number) => {
-    for (const [id, expires] of until) {
-      if (expires > now && until.size <= maxEntries) break
-      until.delete(id)
+  // expires first and expired entries are swept from the front. Single logouts and mass logouts are
+  // kept apart: only the former are bounded.
+  const single = new Map<string, number>()
+  const mass = new Map<string, number>()
+  const sweep = (entries: Map<string, number>, limit: number) => {
+    const now = Date.now()
+    for (const [id, expires] of entries) {
+      if (expires > now && entries.size <= limit) break
+      entries.delete(id)
     }
+  }
+  const remembered = (entries: Map<string, number>, id: string) => {
+    const expires = entries.get(id)
+    if (expires === undefined) return false
+    if (expires > Date.now()) return true
+    entries.delete(id)
+    return false
   }
   return {
     async add(id, untilMs) {
-      until.delete(id)
-      until.set(id, untilMs)
-      sweep(Date.now())
+      single.delete(id)
+      single.set(id, untilMs)
+      sweep(single, maxEntries)
+    },
+    async addAll(ids, untilMs) {
+      for (const id of ids) {
+        mass.delete(id)
+        mass.set(id, untilMs)
+      }
+      sweep(mass, Number.POSITIVE_INFINITY)
     },
     async has(id) {
-      const expires = until.get(id)
-      if (expires === undefined) return false
-      if (expires > Date.now()) return true
-      until.delete(id)
-      return false
+      return remembered(single, id) || remembered(mass, id)
     },
   }
 }

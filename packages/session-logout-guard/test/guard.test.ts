@@ -16,6 +16,14 @@ const entry = (): StoredSession => ({ cookie: { expires: new Date(Date.now() + M
 class SlowWriteStore extends session.MemoryStore {
   private held: (() => void)[] = []
   holding = false
+  reads = 0
+  get heldWrites(): number {
+    return this.held.length
+  }
+  override get(id: string, callback: (error: unknown, session?: session.SessionData | null) => void): void {
+    this.reads++
+    super.get(id, callback)
+  }
   override set(id: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
     if (this.holding) this.held.push(() => super.set(id, data, callback))
     else super.set(id, data, callback)
@@ -42,6 +50,23 @@ const promised = {
     ),
 }
 
+/**
+ * Starts `write` with `inner` holding writes, and resolves once the write has reached `inner` and is
+ * held there (the guard reaches the store only after its own tombstone lookup); writes after it pass.
+ * The write's own promise comes back wrapped: returned bare, the async function would wait for it.
+ */
+async function heldWrite(
+  inner: SlowWriteStore,
+  write: () => Promise<void>,
+): Promise<{ landed: Promise<void> }> {
+  inner.holding = true
+  const before = inner.heldWrites
+  const landed = write()
+  while (inner.heldWrites === before) await new Promise((resolve) => setImmediate(resolve))
+  inner.holding = false
+  return { landed }
+}
+
 function rawIds(store: session.MemoryStore): string[] {
   return Object.keys((store as unknown as { sessions: object }).sessions)
 }
@@ -49,9 +74,7 @@ function rawIds(store: session.MemoryStore): string[] {
 /** A request that loaded the session before the logout writes it back after: the race, step by step. */
 async function writeLandingAfterDestroy(store: SessionStoreLike, inner: SlowWriteStore) {
   await promised.set(store, 'sid')
-  inner.holding = true
-  const lateWrite = promised.set(store, 'sid')
-  inner.holding = false
+  const lateWrite = (await heldWrite(inner, () => promised.set(store, 'sid'))).landed
   await promised.destroy(store, 'sid')
   inner.release()
   await lateWrite
@@ -120,7 +143,9 @@ describe('guardLogout', () => {
     await promised.destroy(guarded, 'alice')
     expect(added).toEqual(['alice'])
   })
+})
 
+describe('guardLogout: the store it wraps', () => {
   test('passes everything else through to the store, and regenerate goes through the guarded destroy', async () => {
     const inner = new session.MemoryStore()
     const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
@@ -156,6 +181,47 @@ describe('guardLogout', () => {
     expect(rawIds(inner)).toEqual([])
   })
 
+  test('clear() with a failing registry still destroys every session and reports the error', async () => {
+    const inner = new session.MemoryStore()
+    const failing = { ...memoryTombstones(), addAll: () => Promise.reject(new Error('registry down')) }
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS, tombstones: failing })
+    await promised.set(guarded, 'a')
+    await promised.set(guarded, 'b')
+    await expect(
+      new Promise<void>((resolve, reject) => guarded.clear?.((error) => (error ? reject(error) : resolve()))),
+    ).rejects.toThrow('registry down')
+    expect(rawIds(inner)).toEqual([])
+  })
+})
+
+describe('guardLogout: a session whose first save is on its way', () => {
+  test('a read of a session whose first save is still on its way waits for it instead of finding nothing', async () => {
+    const inner = new SlowWriteStore()
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
+    const firstSave = (await heldWrite(inner, () => promised.set(guarded, 'sid'))).landed
+    const read = promised.get(guarded, 'sid')
+    // The read has looked in the store, and found nothing there yet, before the save lands.
+    while (inner.reads === 0) await new Promise((resolve) => setImmediate(resolve))
+    inner.release()
+    await firstSave
+    expect(await read).toMatchObject({ user: 'alice' })
+    // With nothing on its way, a missing session is missing at once.
+    expect(await promised.get(guarded, 'never-written')).toBeUndefined()
+  })
+
+  test('a destroy while the first save is on its way tombstones it: the save lands and is undone', async () => {
+    const inner = new SlowWriteStore()
+    const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
+    const firstSave = (await heldWrite(inner, () => promised.set(guarded, 'sid'))).landed
+    await promised.destroy(guarded, 'sid')
+    inner.release()
+    await firstSave
+    expect(rawIds(inner)).toEqual([])
+    expect(await promised.get(guarded, 'sid')).toBeNull()
+  })
+})
+
+describe('guardLogout: bad options', () => {
   test.each([
     ['no store', () => guardLogout(null as unknown as SessionStoreLike, { maxAgeMs: 1000 })],
     ['maxAgeMs 0', () => guardLogout(new session.MemoryStore(), { maxAgeMs: 0 })],
@@ -267,15 +333,34 @@ describe('all and clear', () => {
     const guarded = guardLogout(inner, { maxAgeMs: MAX_AGE_MS })
     await promised.set(guarded, 'a')
     await promised.set(guarded, 'b')
-    inner.holding = true
-    const lateWrite = promised.set(guarded, 'a')
-    inner.holding = false
+    const lateWrite = (await heldWrite(inner, () => promised.set(guarded, 'a'))).landed
     await cleared(guarded)
     inner.release()
     await lateWrite
     expect(await promised.get(guarded, 'a')).toBeNull()
     expect(await promised.get(guarded, 'b')).toBeNull()
     expect(rawIds(inner)).toEqual([])
+  })
+
+  test('clear() over more sessions than maxEntries keeps every one of them out', async () => {
+    const inner = new session.MemoryStore()
+    const guarded = guardLogout(inner, {
+      maxAgeMs: MAX_AGE_MS,
+      tombstones: memoryTombstones({ maxEntries: 3 }),
+    })
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g']
+    for (const id of ids) await promised.set(guarded, id)
+    await cleared(guarded)
+    // Requests that loaded these sessions before clear() write them back now.
+    for (const id of ids) await promised.set(guarded, id)
+    expect(rawIds(inner)).toEqual([])
+    // Logouts after the clear are still bounded by maxEntries, oldest forgotten first.
+    for (const id of ['h', 'i', 'j', 'k']) {
+      await promised.set(guarded, id)
+      await promised.destroy(guarded, id)
+    }
+    await promised.set(guarded, 'h')
+    expect(rawIds(inner)).toEqual(['h'])
   })
 
   test('clear() on a store that cannot list its sessions is refused with a typed error', async () => {

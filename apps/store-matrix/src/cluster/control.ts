@@ -50,7 +50,8 @@ function createNode(port: number) {
   })
 }
 
-async function withNode<T>(
+/** Runs `work` with a client of the node on `port` alone (cluster admin commands, CLIENT LIST), then drops it. */
+export async function withNode<T>(
   port: number,
   work: (node: ReturnType<typeof createNode>) => Promise<T>,
 ): Promise<T> {

@@ -11,6 +11,11 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from 'n
  *   (the backend process is down);
  * - `dropping`: open connections are reset and every new one is accepted, then closed at once (a backend
  *   still starting up, or a load balancer with no healthy backend behind it).
+ *
+ * Two narrower faults leave the mode at `pass` for most connections: `stallOpenConnections()` freezes
+ * only the connections open now (a connection stuck on a dead path while a fresh one gets through), and
+ * `limitNewConnections(n)` black-holes every new connection after the next `n` (a backend that stops
+ * answering new clients while the ones it has keep working). `restore()` ends both.
  */
 export type FaultMode = 'pass' | 'stall' | 'blackhole' | 'refused' | 'dropping'
 
@@ -30,6 +35,8 @@ export class FaultProxy {
   private server: Server
   private readonly pairs = new Set<Pair>()
   private current: FaultMode = 'pass'
+  /** New connections still let through before they are black-holed (limitNewConnections). */
+  private newConnectionsLeft = Number.POSITIVE_INFINITY
 
   private constructor(
     private readonly targetPort: number,
@@ -75,6 +82,16 @@ export class FaultProxy {
     for (const pair of this.pairs) pausePair(pair)
   }
 
+  /** Freezes the connections open now as `stall` does; new ones pass. */
+  stallOpenConnections(): void {
+    for (const pair of this.pairs) pausePair(pair)
+  }
+
+  /** Lets the next `count` new connections through and black-holes every one after them; open ones pass. */
+  limitNewConnections(count: number): void {
+    this.newConnectionsLeft = count
+  }
+
   blackhole(): void {
     this.current = 'blackhole'
     for (const pair of this.pairs) pair.dead = true
@@ -102,6 +119,7 @@ export class FaultProxy {
       await listen(this.server, this.port)
     }
     this.current = 'pass'
+    this.newConnectionsLeft = Number.POSITIVE_INFINITY
     for (const pair of this.pairs) if (!pair.dead) resumePair(pair)
   }
 
@@ -118,7 +136,7 @@ export class FaultProxy {
       client.destroy()
       return
     }
-    if (this.current === 'blackhole') {
+    if (this.current === 'blackhole' || this.newConnectionsLeft-- <= 0) {
       const pair: Pair = { client, upstream: undefined, dead: true, stalled: false }
       this.track(pair)
       client.on('data', () => {})

@@ -18,8 +18,11 @@ export interface OpenStore {
   readonly directory?: string
   /** Every session ID the backend holds in this namespace, read directly (Redis keys, SQL rows, file names). */
   storedIds(): Promise<string[]>
-  /** Stops the store's timers and connections and removes the namespace. */
-  close(): Promise<void>
+  /**
+   * Stops the store's timers and connections and removes the namespace. It may resolve with a report of
+   * what it could not remove (the cluster stores' ClusterCloseOutcome).
+   */
+  close(): Promise<unknown>
 }
 
 /** How a server-backed store reaches its backend, and who hears about connection errors. */

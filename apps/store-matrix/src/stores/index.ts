@@ -10,7 +10,8 @@ import { redisClusterStore } from './redis-cluster.js'
 import { sqliteStore } from './sqlite.js'
 
 export * from './backend.js'
-export type { ClusterWait } from './cluster-wait.js'
+export type { ClusterCloseOutcome, UncleanedNode } from './cluster-close.js'
+export { type ClusterWait, UnconfirmedWriteError } from './cluster-wait.js'
 export {
   IoredisClusterStore,
   ioredisClusterStore,

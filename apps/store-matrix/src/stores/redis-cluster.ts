@@ -1,15 +1,25 @@
 import { RedisStore } from 'connect-redis'
 import type { SessionData } from 'express-session'
-import { createCluster, type RedisClusterOptions, type RedisClusterType } from 'redis'
+import type { RedisClientType, RedisClusterOptions, RedisClusterType } from 'redis'
 import { REDIS_CLUSTER, REDIS_CLUSTER_PORTS } from '../services.js'
 import type { OpenOptions, OpenStore, StoreBackend } from './backend.js'
-import { type ClusterWait, checkWait, requireReplicas } from './cluster-wait.js'
+import { type ClusterHolder, refreshingCluster } from './cluster-client.js'
+import { type ClusterCloseOutcome, removeLeftovers } from './cluster-close.js'
+import {
+  type ClusterWait,
+  checkWait,
+  replicatedWrite,
+  sessionTtlSeconds,
+  type WriteRoute,
+  type WriteThenWait,
+  waitCommand,
+} from './cluster-wait.js'
 import { CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS, reconnectDelayMs, withDeadline } from './timeouts.js'
 
-/** The commands connect-redis 11 sends per request, plus WAIT for the durability option. */
-const SESSION_COMMANDS = new Set<PropertyKey>(['get', 'set', 'expire', 'del', 'mGet', 'sendCommand'])
-/** The ones that write, and WAIT (sent only by `waitForReplicas`): with `wait`, on their own client. */
-const WRITE_COMMANDS = new Set<PropertyKey>(['set', 'expire', 'del', 'sendCommand'])
+/** The commands connect-redis 11 sends per request (connect-redis `get`, `set`, `touch`, `destroy`, `all`). */
+const SESSION_COMMANDS = new Set<PropertyKey>(['get', 'set', 'expire', 'del', 'mGet'])
+/** The ones that write: with `wait`, on their own client. */
+const WRITE_COMMANDS = new Set<PropertyKey>(['set', 'expire', 'del'])
 
 export interface ClusterOpenOptions extends OpenOptions {
   /**
@@ -30,134 +40,94 @@ export interface ClusterOpenOptions extends OpenOptions {
   readonly refreshOnFailure?: boolean
 }
 
-/** Longest a new client may take to read the slot map and reach every master (milliseconds on loopback). */
-const REFRESH_TIMEOUT_MS = 1000
-/** Shortest time between two slot-map rebuilds. */
-const REFRESH_INTERVAL_MS = 250
-
-/** Wait for `wait.replicas` replicas to copy the last write of `key`'s connection, or fail. */
-async function waitForReplicas(
-  cluster: RedisClusterType,
-  key: string,
-  wait: NonNullable<ClusterOpenOptions['wait']>,
-): Promise<void> {
-  // WAIT counts the writes of the connection it is sent on; node-redis keeps one connection per node,
-  // and routing by `key` sends WAIT to the master the SET just went to.
-  const acknowledged = await cluster.sendCommand(key, false, [
-    'WAIT',
-    String(wait.replicas),
-    String(wait.timeoutMs),
-  ])
-  requireReplicas(acknowledged, wait)
-}
+/** A session write (`SET` or `DEL` of `key`) and its `WAIT`, confirmed or rejected (replicatedWrite). */
+export type ReplicatedWriter = (key: string, write: readonly string[]) => Promise<void>
 
 /**
  * connect-redis 11 on a cluster, with `WAIT` after every write when asked. connect-redis scans every
  * master for `ids`/`length`/`all`/`clear` (connect-redis `scanIterator`), and node-redis 6 splits its
  * multi-key MGET and DEL by slot (@redis/client cluster `multi-shard-splitter`), so a cluster accepts
- * them (CROSSSLOT otherwise: Redis Cluster specification, "Keys distribution model").
+ * them (CROSSSLOT otherwise: Redis Cluster specification, "Keys distribution model"). With a writer,
+ * `set` and `destroy` send the command connect-redis would (`SET key value EX ttl`, `DEL key`) through
+ * it instead, so that it goes out with its WAIT.
  */
 export class ClusterRedisStore extends RedisStore {
-  readonly #wait: ClusterOpenOptions['wait']
+  readonly #writer: ReplicatedWriter | undefined
 
-  constructor(options: ConstructorParameters<typeof RedisStore>[0], wait?: ClusterOpenOptions['wait']) {
+  constructor(options: ConstructorParameters<typeof RedisStore>[0], writer?: ReplicatedWriter) {
     super(options)
-    this.#wait = wait
+    this.#writer = writer
   }
 
   override async set(sid: string, session: SessionData, callback?: (error?: unknown) => void) {
-    const wait = this.#wait
-    if (wait === undefined) return super.set(sid, session, callback)
-    try {
-      await super.set(sid, session)
-      await waitForReplicas(this.client as RedisClusterType, this.prefix + sid, wait)
-      callback?.()
-    } catch (error) {
-      if (callback === undefined) throw error
-      callback(error)
-    }
+    const writer = this.#writer
+    if (writer === undefined) return super.set(sid, session, callback)
+    // connect-redis `set` with the options this store is built with (no `ttl`, `disableTTL` or
+    // serializer): the cookie's remaining lifetime, else a day; an expired session is destroyed.
+    const ttl = sessionTtlSeconds(session)
+    if (ttl <= 0) return this.destroy(sid, callback)
+    const key = this.prefix + sid
+    return report(writer(key, ['SET', key, this.serializer.stringify(session), 'EX', String(ttl)]), callback)
   }
 
   /** A logout is a write too: without WAIT a failover can undo the DEL and bring the session back. */
   override async destroy(sid: string, callback?: (error?: unknown) => void) {
-    const wait = this.#wait
-    if (wait === undefined) return super.destroy(sid, callback)
-    try {
-      await super.destroy(sid)
-      await waitForReplicas(this.client as RedisClusterType, this.prefix + sid, wait)
-      callback?.()
-    } catch (error) {
-      if (callback === undefined) throw error
-      callback(error)
-    }
+    const writer = this.#writer
+    if (writer === undefined) return super.destroy(sid, callback)
+    const key = this.prefix + sid
+    return report(writer(key, ['DEL', key]), callback)
+  }
+}
+
+/** connect-redis' convention: the callback if there is one, else the promise rejects. */
+async function report(work: Promise<void>, callback?: (error?: unknown) => void): Promise<void> {
+  try {
+    await work
+    callback?.()
+  } catch (error) {
+    if (callback === undefined) throw error
+    callback(error)
   }
 }
 
 /**
- * A cluster client that can be replaced under its users: `refresh()` opens a new client from the root
- * nodes (a fresh slot map), swaps it in, and closes the old one once its commands have answered. Only
- * node-redis' public API is used; its own `rediscover` is internal.
+ * Where node-redis sends a write and its WAIT: the client in use when the write starts, kept for the
+ * whole write (a rebuild in between must not move the WAIT to the new client's connection), and on it
+ * one node client, whose pipeline goes out in one write on one connection and is never resent in part:
+ * a pipeline the connection closed under is rejected, not moved to the next connection (@redis/client
+ * client/commands-queue.js, `chainInExecution` and `flushWaitingForReply`).
  */
-function refreshingCluster(options: RedisClusterOptions, onError: (error: unknown) => void) {
-  const open = () => {
-    const cluster = createCluster(options) as unknown as RedisClusterType
-    // Node clients report connection errors here; without a listener they would end the process.
-    cluster.on('error', onError)
-    cluster.on('node-error', onError)
-    // A node that accepts connections but never answers (a frozen or cut-off master) would hold
-    // connect() forever: node-redis waits for every master's handshake.
-    return withDeadline(
-      cluster.connect().then(() => cluster),
-      REFRESH_TIMEOUT_MS,
-      () => cluster.destroy(),
-    )
-  }
-  let refreshing: Promise<void> | undefined
-  let lastRefresh = 0
-  let closed = false
-  const state = { current: undefined as unknown as RedisClusterType, refreshes: 0 }
-  const refresh = () => {
-    // One at a time, and not more often than every REFRESH_INTERVAL_MS: a dead master reports an
-    // error on every reconnect attempt.
-    if (refreshing || closed || Date.now() - lastRefresh < REFRESH_INTERVAL_MS) return
-    lastRefresh = Date.now()
-    refreshing = open()
-      .then((next) => {
-        const old = state.current
-        state.current = next
-        state.refreshes++
-        if (closed) next.destroy()
-        // Commands still waiting on the old client have their own deadline; give them that long.
-        setTimeout(() => old.destroy(), OPERATION_TIMEOUT_MS).unref()
-      })
-      .catch(onError)
-      .finally(() => {
-        refreshing = undefined
-      })
-  }
-  return {
-    state,
-    refresh,
-    async connect() {
-      state.current = await open()
-    },
-    async close() {
-      closed = true
-      await refreshing
-      await withDeadline(state.current.close(), OPERATION_TIMEOUT_MS, () => state.current.destroy()).catch(
-        () => {},
+function nodeRedisRoute(holder: ClusterHolder): WriteRoute {
+  const cluster = holder.state.current
+  const onNode =
+    (node: RedisClientType): WriteThenWait =>
+    async (write, wait, asking) => {
+      const pipeline = node.multi()
+      if (asking) pipeline.addCommand(['ASKING'])
+      pipeline.addCommand([...write]).addCommand(waitCommand(wait))
+      const replies = await withDeadline(
+        pipeline.execAsPipeline(),
+        wait.timeoutMs + OPERATION_TIMEOUT_MS,
+        holder.refresh,
       )
+      return replies.at(-1)
+    }
+  return {
+    toKey: async (key) => onNode((await cluster.getNodeClientForKey(key)) as RedisClientType),
+    async toAddress(address) {
+      const master = cluster.masters.find((node) => node.address === address)
+      return master && onNode((await cluster.nodeClient(master)) as RedisClientType)
     },
+    // node-redis re-reads the slot map after a MOVED only for the commands it routes itself.
+    slotMoved: holder.refresh,
   }
 }
-
-type ClusterHolder = ReturnType<typeof refreshingCluster>
 
 /**
  * The client connect-redis sees: the current cluster client, with a deadline on every session command.
- * Writes and their WAIT go to `writes`, everything else to `reads`: Redis blocks the connection a WAIT
- * is sent on until it returns (Redis docs, WAIT), and node-redis sends every command for a master on one
- * connection, so with a single client a read would queue behind every WAIT of its master.
+ * Writes go to `writes`, everything else to `reads`: Redis blocks the connection a WAIT is sent on until
+ * it returns (Redis docs, WAIT), and node-redis sends every command for a master on one connection, so
+ * with a single client a read would queue behind every WAIT of its master.
  */
 function sessionClient(reads: ClusterHolder, writes: ClusterHolder, refreshOnFailure: boolean) {
   return new Proxy({} as RedisClusterType, {
@@ -175,21 +145,35 @@ function sessionClient(reads: ClusterHolder, writes: ClusterHolder, refreshOnFai
   })
 }
 
-/** Every key under `prefix` on every master of the cluster (SCAN is per node). */
-async function keysOnEveryMaster(cluster: RedisClusterType, prefix: string): Promise<string[]> {
+/** Every key under `prefix` on `master` (SCAN is per node). */
+async function keysOnMaster(
+  cluster: RedisClusterType,
+  master: RedisClusterType['masters'][number],
+  prefix: string,
+): Promise<string[]> {
   const keys = new Set<string>()
-  for (const master of cluster.masters) {
-    const node = await cluster.nodeClient(master)
-    for await (const batch of node.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 }))
-      for (const key of batch) keys.add(key)
-  }
+  const node = await cluster.nodeClient(master)
+  for await (const batch of node.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 }))
+    for (const key of batch) keys.add(key)
   return [...keys]
+}
+
+/** Every key under `prefix` on every master of the cluster. */
+async function keysOnEveryMaster(cluster: RedisClusterType, prefix: string): Promise<string[]> {
+  const keys: string[] = []
+  for (const master of cluster.masters) keys.push(...(await keysOnMaster(cluster, master, prefix)))
+  return keys
 }
 
 export interface OpenedCluster extends OpenStore {
   readonly store: ClusterRedisStore
   /** How often the client rebuilt its slot map after a failure. */
   refreshes(): number
+  /**
+   * Removes the namespace's keys from every master it can reach and closes every connection, within
+   * the deadlines, whatever the cluster's state (a master down or frozen included).
+   */
+  close(): Promise<ClusterCloseOutcome>
 }
 
 /** Opens a namespace of connect-redis 11 on the Redis Cluster; `options` beyond OpenOptions as ClusterOpenOptions. */
@@ -214,18 +198,35 @@ export async function openClusterStore(
   // With WAIT, a second client: a connection per master for writes and their WAIT only (sessionClient).
   const writes = wait === undefined ? reads : refreshingCluster(clusterOptions, onError)
   const holders = wait === undefined ? [reads] : [reads, writes]
-  await Promise.all(holders.map((holder) => holder.connect()))
+  const connected = await Promise.allSettled(holders.map((holder) => holder.connect()))
+  const failed = connected.find((result) => result.status === 'rejected')
+  if (failed !== undefined) {
+    // The client that did connect would otherwise keep its connections (and reconnect) for ever.
+    await Promise.all(holders.map((holder) => holder.close()))
+    throw failed.reason
+  }
   const prefix = `authlab:${scope}:`
   const client = sessionClient(reads, writes, refreshOnFailure)
-  const keys = () => keysOnEveryMaster(reads.state.current, prefix)
+  const writer: ReplicatedWriter | undefined =
+    wait && ((key, write) => replicatedWrite(nodeRedisRoute(writes), key, write, wait))
   return {
-    store: new ClusterRedisStore({ client, prefix }, wait),
-    storedIds: async () => (await keys()).map((key) => key.slice(prefix.length)),
+    store: new ClusterRedisStore({ client, prefix }, writer),
+    storedIds: async () =>
+      (await keysOnEveryMaster(reads.state.current, prefix)).map((key) => key.slice(prefix.length)),
     refreshes: () => holders.reduce((sum, holder) => sum + holder.state.refreshes, 0),
     close: async () => {
-      const left = await keys()
-      await Promise.all(left.map((key) => reads.state.current.del(key)))
-      await Promise.all(holders.map((holder) => holder.close()))
+      const cluster = reads.state.current
+      const uncleaned = await removeLeftovers(
+        cluster.masters.map((master) => ({
+          node: master.address,
+          remove: async () => {
+            const keys = await keysOnMaster(cluster, master, prefix)
+            await Promise.all(keys.map((key) => cluster.del(key)))
+          },
+        })),
+      )
+      await Promise.all(holders.map((holder) => holder.close(uncleaned.length === 0)))
+      return { uncleaned }
     },
   }
 }
