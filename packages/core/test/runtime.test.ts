@@ -15,7 +15,7 @@ const kdf = async () => new Uint8Array(32)
 
 test('a threadpool hasher reports main-thread in a Workers isolate, where nothing runs off its thread', () => {
   const threadpool = () =>
-    defineKdfHasher({ algorithm: PBKDF2_SHA256, describe: describe('threadpool'), kdf })
+    defineKdfHasher({ algorithm: PBKDF2_SHA256, describe: describe('threadpool'), kdf, options: undefined })
   const bcrypt = () =>
     defineBcryptHasher({ describe: describe('threadpool'), engine: async () => '', options: { cost: 4 } })
   expect(isWorkersRuntime()).toBe(false)
@@ -27,7 +27,8 @@ test('a threadpool hasher reports main-thread in a Workers isolate, where nothin
   expect(threadpool().info.runsOn).toBe('main-thread')
   expect(bcrypt().info.runsOn).toBe('main-thread')
   // Only the threadpool has no counterpart there: a worker or main-thread claim is left as declared.
-  expect(defineKdfHasher({ algorithm: PBKDF2_SHA256, describe: describe('worker'), kdf }).info.runsOn).toBe(
-    'worker',
-  )
+  expect(
+    defineKdfHasher({ algorithm: PBKDF2_SHA256, describe: describe('worker'), kdf, options: undefined }).info
+      .runsOn,
+  ).toBe('worker')
 })
