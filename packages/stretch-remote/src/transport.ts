@@ -33,7 +33,7 @@ export class RetryableFailure extends Error {
   constructor(
     message: string,
     readonly pushbackMs = 0,
-    options?: ErrorOptions,
+    options?: { cause?: unknown },
   ) {
     super(message, options)
   }
