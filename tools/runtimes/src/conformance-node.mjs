@@ -4,7 +4,13 @@
 
 import { nearMiss, ONEPW_VECTOR, SAFE_ID_CHARACTERS, VECTOR_SETS } from '@authlab/conformance'
 import { DEFAULT_PASSWORD_POLICY, getAlgorithm, storedHashWork } from '@authlab/core'
-import { factoryOf, hashAlgorithms, hashOptions, nodeEngineProblem } from '@authlab/workspace'
+import {
+  factoryOf,
+  hashAlgorithms,
+  hashAlgorithmsIn,
+  hashOptions,
+  nodeEngineProblem,
+} from '@authlab/workspace'
 
 const PASSWORD = 'pässwörd 🔑'
 /** IDs drawn for the format check, and for the loop check that many times over. */
@@ -17,18 +23,6 @@ const encoder = new TextEncoder()
 const accepts = ({ minBytes, maxBytes, allowNul }, password) => {
   const bytes = encoder.encode(password)
   return bytes.length >= minBytes && bytes.length <= maxBytes && (allowNul || !bytes.includes(0))
-}
-
-/**
- * The algorithms of a hash package that run in runtime `id`: all it implements, or, in workerd, those
- * its manifest lists in `workerdAlgorithms` when it claims workerd for some only.
- * @param {import('@authlab/workspace').LoadedPackage} pkg
- * @param {string} [id]
- */
-export function algorithmsIn(pkg, id) {
-  const all = hashAlgorithms(pkg)
-  const only = id === 'workerd' ? pkg.workerdAlgorithms : undefined
-  return only ? all.filter((algorithm) => only.includes(algorithm)) : all
 }
 
 /**
@@ -46,7 +40,7 @@ export function refusalPlanFor(pkg, id) {
     return claimed
       ? undefined
       : { kind: 'refused', package: pkg.name, of: pkg.kind, calls: [{ id: pkg.kind }] }
-  const inRuntime = claimed ? algorithmsIn(pkg, id) : []
+  const inRuntime = hashAlgorithmsIn(pkg, id)
   const refused = hashAlgorithms(pkg).filter((algorithm) => !inRuntime.includes(algorithm))
   if (refused.length === 0) return undefined
   return {
@@ -79,7 +73,7 @@ export function judgeRefusals(plan, seen) {
  * What `pkg` is asked to do inside another runtime, or `{ skip }` with the reason when its checks need
  * something outside the runtime. `loaded` are every strategy package loaded on Node: the peers that
  * cross-verify a hasher's output. `id`, the runtime, narrows a hash package to the algorithms it claims
- * there (algorithmsIn).
+ * there (hashAlgorithmsIn).
  * @param {import('@authlab/workspace').LoadedPackage} pkg
  * @param {readonly import('@authlab/workspace').LoadedPackage[]} loaded
  * @param {string} [id]
@@ -99,7 +93,7 @@ export async function planFor(pkg, loaded, id) {
     return { plan: { kind: 'stretch', vector: { email, password, mainSalt } } }
   }
   const plans = []
-  for (const algorithm of algorithmsIn(pkg, id)) {
+  for (const algorithm of id === undefined ? hashAlgorithms(pkg) : hashAlgorithmsIn(pkg, id)) {
     const profile = getAlgorithm(algorithm)
     const cheap = profile.testParams.cheap
     const policy = profile.policy ?? DEFAULT_PASSWORD_POLICY

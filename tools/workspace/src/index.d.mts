@@ -92,6 +92,8 @@ export declare function factoryOf(pkg: LoadedPackage): (options?: unknown) => un
 export type HashModule = Pick<LoadedPackage, 'name' | 'exports'>
 
 export declare function hashAlgorithms(pkg: HashModule): readonly string[]
+/** The algorithms a hash package claims in runtime `id` (`workerdAlgorithms` narrows workerd). */
+export declare function hashAlgorithmsIn(pkg: LoadedPackage, id: string): readonly string[]
 export declare function hashOptions(
   pkg: HashModule,
   algorithm: string,

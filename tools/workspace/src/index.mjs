@@ -335,6 +335,20 @@ export function hashAlgorithms(pkg) {
 }
 
 /**
+ * The algorithms of a loaded hash package that run in runtime `id`, as its manifest claims: none where
+ * it does not claim `id`; in workerd, those in `workerdAlgorithms` when it lists some; else all of
+ * hashAlgorithms. The bench and the conformance runs ask here, so a partial claim is never guessed.
+ * @param {import('./index.d.mts').LoadedPackage} pkg @param {string} id
+ * @returns {readonly string[]}
+ */
+export function hashAlgorithmsIn(pkg, id) {
+  if (!pkg.runtimes.includes(/** @type {import('./index.d.mts').RuntimeId} */ (id))) return []
+  const all = hashAlgorithms(pkg)
+  const only = id === 'workerd' ? pkg.workerdAlgorithms : undefined
+  return only ? all.filter((algorithm) => only.includes(algorithm)) : all
+}
+
+/**
  * The options that make a loaded hash package hash with `algorithm` at `params` (cost parameters keyed
  * as in `info.params`), or undefined when it does not implement that algorithm: no guessing by
  * try/catch, since every option is checked strictly.

@@ -5,6 +5,7 @@ import {
   discoverPackages,
   factoryOf,
   hashAlgorithms,
+  hashAlgorithmsIn,
   hashOptions,
   KINDS,
   kindOf,
@@ -156,4 +157,19 @@ test('a package needing a newer Node than the running one is named with the reas
       authlab: { kind: 'hash', runtimes: ['node'], notInBrowsers: 'x', notInWorkerd: 'x', node: '24.7' },
     }),
   ).toEqual(['"authlab.node" must be a plain minimum such as ">=24.7"'])
+})
+
+test('the algorithms a hash package claims per runtime: workerdAlgorithms narrows workerd only', async () => {
+  const outcomes = await loadPackages(discoverPackages(ROOT))
+  const byName = (name: string) => {
+    const found = outcomes.find((o) => o.ok && o.pkg.name === name)
+    if (!found?.ok) throw new Error(`${name} did not load`)
+    return found.pkg
+  }
+  const wasm = byName('@authlab/hash-wasm')
+  expect(hashAlgorithmsIn(wasm, 'workerd')).toEqual(['argon2id'])
+  expect(hashAlgorithmsIn(wasm, 'node')).toEqual(hashAlgorithms(wasm))
+  expect(hashAlgorithmsIn(wasm, 'node').length).toBeGreaterThan(1)
+  expect(hashAlgorithmsIn(byName('@authlab/hash-bcrypt'), 'workerd')).toEqual([])
+  expect(hashAlgorithmsIn(byName('@authlab/hash-scrypt'), 'workerd')).toEqual(['scrypt'])
 })
