@@ -11,6 +11,7 @@ import {
   POLICY_OPTION_SPECS,
   resolvePasswordPolicy,
 } from './password.js'
+import { runsOnHere } from './runtime.js'
 
 const BCRYPT_PREFIX = /^\$2[aby]\$/
 const CHECKSUM_BYTES = 23
@@ -82,7 +83,12 @@ export function defineBcryptHasher({
   }
 
   const hasher: PasswordHasher = {
-    info: Object.freeze({ ...describe, algorithm: BCRYPT.id, params: Object.freeze({ cost }) }),
+    info: Object.freeze({
+      ...describe,
+      runsOn: runsOnHere(describe.runsOn),
+      algorithm: BCRYPT.id,
+      params: Object.freeze({ cost }),
+    }),
     async hash(password) {
       const bytes = checkPassword(password, policy)
       const salt = crypto.getRandomValues(new Uint8Array(BCRYPT_SALT_BYTES))

@@ -17,6 +17,7 @@ import { checkStoredWork, type LimitOverrides, limitSpecs, resolveLimits } from 
 import { checkOptions, type OptionSpecs } from './options.js'
 import { checkPassword, type PasswordPolicy, POLICY_OPTION_SPECS, resolvePasswordPolicy } from './password.js'
 import { DEFAULT_PHC_BOUNDS } from './phc.js'
+import { runsOnHere } from './runtime.js'
 
 /** The raw KDF a strategy wraps: bytes in, `length` bytes out, with explicit parameters. */
 export type RawKdf = (
@@ -161,7 +162,7 @@ export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
   const policy = resolvePasswordPolicy(options.policy)
 
   return Object.freeze({
-    info: Object.freeze({ ...describe, algorithm: profile.id, params }),
+    info: Object.freeze({ ...describe, runsOn: runsOnHere(describe.runsOn), algorithm: profile.id, params }),
     policy,
     ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     async hash(password: Password): Promise<string> {

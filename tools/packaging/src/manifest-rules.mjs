@@ -4,7 +4,7 @@ import { runtimeProblems } from '@authlab/workspace'
  * What every published manifest needs beyond what publint checks: entry points with types first,
  * the published files, side effects, engines, license, where the source lives, a LICENSE file,
  * third-party ranges a consumer can deduplicate, and, for a strategy, the runtimes it runs on (with
- * the reason when that is not the browsers too). Returns one line per missing or wrong field (empty
+ * the reason when that is not the browsers too, or not workerd: tools/workspace runtimeProblems). Returns one line per missing or wrong field (empty
  * when the package is fine).
  * @param {import('@authlab/workspace').Manifest} manifest
  * @param {string[]} packedFiles paths inside the tarball

@@ -96,8 +96,9 @@ describe('a scaffolded strategy package, with no other edit', () => {
       const manifest = JSON.parse(readFileSync(join(copy, dir, 'package.json'), 'utf8'))
       expect(manifest.authlab).toEqual({
         kind: dir.startsWith('packages/id-') ? 'id' : 'hash',
-        // The starter uses node:crypto, so it claims the server runtimes and says why not browsers.
-        runtimes: ['node', 'node24', 'node22', 'bun', 'deno'],
+        // The starter uses node:crypto, so it claims the server runtimes and workerd (nodejs_compat)
+        // and says why not browsers.
+        runtimes: ['node', 'node24', 'node22', 'bun', 'deno', 'workerd'],
         notInBrowsers: expect.stringContaining('node:crypto'),
       })
       for (const file of ['README.md', 'tsconfig.json', 'src/index.ts', 'test/conformance.test.ts']) {

@@ -10,7 +10,7 @@ export const GET_BROWSERS = '`apt-get install -y chromium firefox-esr`, or run `
  * Why the tests that need runtime `id` do not run here, or undefined when they do. Only a browser that
  * is missing may be skipped, and only outside CI: with `CI` set every runtime is required and its tests
  * fail with the reason, as the database tests of apps/store-matrix do. Runtimes from the npm registry
- * (node24, node22, bun, deno) are always required, because `npm ci` installs them.
+ * (node24, node22, bun, deno, workerd) are always required, because `npm ci` installs them.
  * @param {string} id
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {string | undefined}

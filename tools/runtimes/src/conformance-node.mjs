@@ -4,7 +4,13 @@
 
 import { nearMiss, ONEPW_VECTOR, SAFE_ID_CHARACTERS, VECTOR_SETS } from '@authlab/conformance'
 import { DEFAULT_PASSWORD_POLICY, getAlgorithm, storedHashWork } from '@authlab/core'
-import { factoryOf, hashAlgorithms, hashOptions, nodeEngineProblem } from '@authlab/workspace'
+import {
+  factoryOf,
+  hashAlgorithms,
+  hashAlgorithmsIn,
+  hashOptions,
+  nodeEngineProblem,
+} from '@authlab/workspace'
 
 const PASSWORD = 'pässwörd 🔑'
 /** IDs drawn for the format check, and for the loop check that many times over. */
@@ -20,14 +26,60 @@ const accepts = ({ minBytes, maxBytes, allowNul }, password) => {
 }
 
 /**
+ * What `pkg` must refuse inside runtime `id` with UnsupportedRuntimeError (`ERR_AUTHLAB_UNSUPPORTED_RUNTIME`),
+ * a typed error saying why, rather than fail any other way: everything, for a package that does not
+ * claim `id` (its default factory's product is used once), or a hash package's algorithms outside the
+ * ones it claims there. Undefined when there is nothing to refuse.
+ * @param {import('@authlab/workspace').LoadedPackage} pkg
+ * @param {string} id
+ * @returns {import('./conformance.mjs').RefusalPlan | undefined}
+ */
+export function refusalPlanFor(pkg, id) {
+  const claimed = pkg.runtimes.includes(/** @type {any} */ (id))
+  if (pkg.kind !== 'hash')
+    return claimed
+      ? undefined
+      : { kind: 'refused', package: pkg.name, of: pkg.kind, calls: [{ id: pkg.kind }] }
+  const inRuntime = hashAlgorithmsIn(pkg, id)
+  const refused = hashAlgorithms(pkg).filter((algorithm) => !inRuntime.includes(algorithm))
+  if (refused.length === 0) return undefined
+  return {
+    kind: 'refused',
+    package: pkg.name,
+    of: 'hash',
+    calls: refused.map((algorithm) => ({
+      id: algorithm,
+      options: hashOptions(pkg, algorithm, getAlgorithm(algorithm).testParams.cheap),
+    })),
+  }
+}
+
+/**
+ * The problems in what a runtime brought back for a refusal plan: every call must have failed with
+ * UnsupportedRuntimeError and a message.
+ * @param {import('./conformance.mjs').RefusalPlan} plan
+ * @param {{ id: string, code?: string, message?: string }[]} seen
+ * @returns {string[]}
+ */
+export function judgeRefusals(plan, seen) {
+  return plan.calls.flatMap((call, i) => {
+    const got = seen[i]
+    if (got?.code === 'ERR_AUTHLAB_UNSUPPORTED_RUNTIME' && (got.message ?? '').length > 0) return []
+    return [`${call.id}: expected UnsupportedRuntimeError, got ${JSON.stringify(got)}`]
+  })
+}
+
+/**
  * What `pkg` is asked to do inside another runtime, or `{ skip }` with the reason when its checks need
  * something outside the runtime. `loaded` are every strategy package loaded on Node: the peers that
- * cross-verify a hasher's output.
+ * cross-verify a hasher's output. `id`, the runtime, narrows a hash package to the algorithms it claims
+ * there (hashAlgorithmsIn).
  * @param {import('@authlab/workspace').LoadedPackage} pkg
  * @param {readonly import('@authlab/workspace').LoadedPackage[]} loaded
+ * @param {string} [id]
  * @returns {Promise<{ plan: import('./conformance.mjs').Plan } | { skip: string }>}
  */
-export async function planFor(pkg, loaded) {
+export async function planFor(pkg, loaded, id) {
   if (pkg.kind === 'id') return { plan: { kind: 'id', ids: IDS } }
   if (pkg.kind === 'stretch') {
     // A stretch checked here is a self-contained chain with published vectors (onepw); one that
@@ -41,7 +93,7 @@ export async function planFor(pkg, loaded) {
     return { plan: { kind: 'stretch', vector: { email, password, mainSalt } } }
   }
   const plans = []
-  for (const algorithm of hashAlgorithms(pkg)) {
+  for (const algorithm of id === undefined ? hashAlgorithms(pkg) : hashAlgorithmsIn(pkg, id)) {
     const profile = getAlgorithm(algorithm)
     const cheap = profile.testParams.cheap
     const policy = profile.policy ?? DEFAULT_PASSWORD_POLICY
@@ -132,6 +184,7 @@ export function peersOf(pkg, algorithm, loaded) {
 export async function judge(pkg, plan, seen, loaded) {
   if (plan.kind === 'id') return judgeIds(seen)
   if (plan.kind === 'stretch') return [...judgeStretch(seen), ...judgeLoop('stretch', seen.lag)]
+  if (plan.kind === 'refused') return judgeRefusals(plan, seen)
   /** @type {string[]} */
   const problems = []
   for (const [i, step] of plan.plans.entries()) {

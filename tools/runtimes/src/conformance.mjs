@@ -11,8 +11,13 @@ import { loopLagDuring } from './portable.mjs'
  *   password: string, nearMiss: string, fromNode: string[] }} HashPlan
  *   One algorithm of one hash package: `options` (cheap parameters) for the functional checks,
  *   `blocking` (the package's defaults) for the event-loop check, and hashes Node made to cross-verify.
+ * @typedef {{ kind: 'refused', package: string, of: 'id' | 'hash' | 'stretch',
+ *   calls: { id: string, options?: Record<string, unknown> }[] }} RefusalPlan
+ *   Calls that must fail with UnsupportedRuntimeError here: each hash algorithm's cheap setting (a hash
+ *   package), one ID (an ID package) or one stretch (a stretch package). `package` names the module,
+ *   so a package may have a refusal plan beside its conformance plan.
  * @typedef {{ kind: 'id', ids: number } | { kind: 'hash', plans: HashPlan[] }
- *   | { kind: 'stretch', vector: { email: string, password: string, mainSalt: string } }} Plan
+ *   | { kind: 'stretch', vector: { email: string, password: string, mainSalt: string } } | RefusalPlan} Plan
  */
 
 /** The shortest stretch of hashing or ID generation the event-loop probe watches. */
@@ -39,6 +44,7 @@ async function outcome(/** @type {() => Promise<unknown>} */ action) {
  * @param {Plan} plan
  */
 export async function observe(mod, plan) {
+  if (plan.kind === 'refused') return observeRefusals(mod, plan)
   if (plan.kind === 'id') return observeIds(mod, plan.ids)
   if (plan.kind === 'hash') {
     const out = []
@@ -115,6 +121,29 @@ async function observeStretch(
     keys: Object.fromEntries(Object.entries(keys).map(([name, value]) => [name, hex(value)])),
     lag: lagOf(probe, stretcher.info.runsOn),
   }
+}
+
+/** How each call of a refusal plan failed: the error's code and message, or that it did not fail. */
+async function observeRefusals(/** @type {Record<string, any>} */ mod, /** @type {RefusalPlan} */ plan) {
+  const vector = { email: 'andré@example.org', password: 'pässwörd', salt: new Uint8Array(32) }
+  const calls = {
+    hash: (/** @type {Record<string, unknown> | undefined} */ options) =>
+      mod.createHasher(options).hash('pässwörd'),
+    id: () => mod.createIdGenerator()(),
+    stretch: () => mod.createStretcher().stretch(vector.email, vector.password, vector.salt),
+  }
+  const seen = []
+  for (const call of plan.calls) {
+    try {
+      // Created and used inside the try: a strategy may refuse when created or on first use.
+      await calls[plan.of](call.options)
+      seen.push({ id: call.id, value: 'did not fail' })
+    } catch (error) {
+      const e = /** @type {{ code?: string, message?: string }} */ (error)
+      seen.push({ id: call.id, code: e?.code, message: e?.message ?? String(error) })
+    }
+  }
+  return seen
 }
 
 /** The probe's reading with the runsOn it is judged against. */

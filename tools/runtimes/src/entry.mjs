@@ -59,8 +59,9 @@ export function writeMeasuringEntry(dir, name, candidates) {
 }
 
 /**
- * A module whose default export takes `{ [packageName]: plan }` and returns, per package, what
- * conformance.mjs observed, or the error that stopped it: one failing package never hides the others.
+ * A module whose default export takes `{ [key]: plan }` and returns, per key, what conformance.mjs
+ * observed, or the error that stopped it: one failing package never hides the others. The key is the
+ * package's name, or any other key with the name in `plan.package` (a second plan for one package).
  * @param {string} dir
  * @param {string} name
  * @param {string[]} packages package names
@@ -77,7 +78,7 @@ export function writeConformanceEntry(dir, name, packages) {
     '  const results = {}',
     '  for (const [name, plan] of Object.entries(plans)) {',
     '    try {',
-    '      results[name] = { ok: true, seen: await observe(modules[name], plan) }',
+    '      results[name] = { ok: true, seen: await observe(modules[plan.package ?? name], plan) }',
     '    } catch (error) {',
     '      results[name] = { ok: false, error: String(error?.stack ?? error) }',
     '    }',

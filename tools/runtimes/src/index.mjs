@@ -1,23 +1,26 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { RUNTIMES } from '@authlab/workspace'
 import { runInBrowser } from './browser.mjs'
 import { installRuntimes, VENDOR } from './install.mjs'
+import { runInWorkerd } from './workerd.mjs'
 
 export { launchBrowser } from './browser.mjs'
 export { installRuntimes } from './install.mjs'
+export { COMPATIBILITY_DATE } from './workerd.mjs'
 
 const HOST = fileURLToPath(new URL('./host.mjs', import.meta.url))
 
 /**
  * @typedef {{ id: string, label: string, kind: 'process', command: string, args: string[] }
- *   | { id: string, label: string, kind: 'browser', browser: 'chrome' | 'firefox', executable: string }} Runtime
+ *   | { id: string, label: string, kind: 'browser', browser: 'chrome' | 'firefox', executable: string }
+ *   | { id: string, label: string, kind: 'workerd', command: string, version: string }} Runtime
  * @typedef {{ ok: true, runtime: Runtime } | { ok: false, id: string, reason: string }} Resolved
  */
 
-/** The seven runtimes, in table order (the registry's list, which strategy manifests claim from). Node
+/** The eight runtimes, in table order (the registry's list, which strategy manifests claim from). Node
  * is the one running this process. */
 export const RUNTIME_IDS = RUNTIMES
 
@@ -43,10 +46,11 @@ export function resolveRuntime(id) {
       ]),
     chromium: () => browser('chromium', 'Chromium (headless)', 'chrome', '/usr/bin/chromium'),
     firefox: () => browser('firefox', 'Firefox ESR (headless)', 'firefox', '/usr/bin/firefox-esr'),
+    workerd: () => workerd(vendor('@cloudflare/workerd-linux-64/bin/workerd')),
   }
   const make = table[id]
   if (!make) return { ok: false, id, reason: `unknown runtime "${id}" (known: ${RUNTIME_IDS.join(', ')})` }
-  if (['node24', 'node22', 'bun', 'deno'].includes(id)) {
+  if (['node24', 'node22', 'bun', 'deno', 'workerd'].includes(id)) {
     try {
       installRuntimes()
     } catch (error) {
@@ -71,6 +75,28 @@ function process_(
   return { ok: true, runtime: { id, label, kind: 'process', command, args } }
 }
 
+/**
+ * workerd, named by the build date it prints (`workerd --version` → "workerd 2026-11-23"): the
+ * runtime cannot name itself from inside a Worker.
+ * @returns {Resolved}
+ */
+function workerd(/** @type {string} */ command) {
+  if (!existsSync(command)) return { ok: false, id: 'workerd', reason: `${command} is missing` }
+  let version
+  try {
+    version = execFileSync(command, ['--version'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^workerd /, '')
+  } catch (error) {
+    return {
+      ok: false,
+      id: 'workerd',
+      reason: `${command} --version failed: ${String(error).split('\n')[0]}`,
+    }
+  }
+  return { ok: true, runtime: { id: 'workerd', label: 'workerd', kind: 'workerd', command, version } }
+}
+
 /** @returns {Resolved} */
 function browser(
   /** @type {string} */ id,
@@ -91,7 +117,8 @@ function browser(
 /**
  * Runs `entry` (a module whose default export is `async (input) => result`) inside `runtime` and
  * returns its JSON result. Processes get the input on argv; browsers load a bundle from a loopback
- * page (crypto.subtle needs a secure context, which http://127.0.0.1 is).
+ * page (crypto.subtle needs a secure context, which http://127.0.0.1 is); workerd serves a bundle as a
+ * module worker and gets the input in one request (src/workerd.mjs).
  * @param {Runtime} runtime
  * @param {string} entry absolute path
  * @param {unknown} input
@@ -100,6 +127,8 @@ function browser(
  */
 export function runInRuntime(runtime, entry, input, { timeoutMs = 120_000 } = {}) {
   if (runtime.kind === 'browser') return runInBrowser(runtime, entry, input, { timeoutMs })
+  if (runtime.kind === 'workerd')
+    return runInWorkerd(runtime, entry, input, { timeoutMs, version: runtime.version })
   return new Promise((resolve, reject) => {
     const child = spawn(
       runtime.command,

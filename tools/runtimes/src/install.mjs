@@ -8,20 +8,37 @@ import { fileURLToPath } from 'node:url'
 export const VENDOR = fileURLToPath(new URL('../vendor/', import.meta.url))
 
 const INSTALLED = join(VENDOR, 'node_modules', '.package-lock.json')
+const PINNED = join(VENDOR, 'package-lock.json')
 const LOCK = join(VENDOR, '.install-lock')
 
 /**
- * Installs Node 24, Bun and Deno from the registry at the versions vendor/package-lock.json pins,
- * once. npm 11 blocks dependency install scripts by default: none is needed, since each package
- * ships its binary (deno's postinstall only checks that the platform package arrived).
+ * Whether node_modules holds every package vendor/package-lock.json pins, at its version: npm's hidden
+ * lockfile (node_modules/.package-lock.json) records what the last install put there, so a checkout
+ * that pins a new runtime, or a new version of one, installs again instead of missing it.
+ */
+function installedMatchesPins() {
+  if (!existsSync(INSTALLED)) return false
+  const installed = JSON.parse(readFileSync(INSTALLED, 'utf8')).packages ?? {}
+  const pinned = JSON.parse(readFileSync(PINNED, 'utf8')).packages ?? {}
+  return Object.entries(pinned).every(
+    ([path, pin]) => path === '' || pin.optional || installed[path]?.version === pin.version,
+  )
+}
+
+/**
+ * Installs Node 24, Node 22, Bun, Deno and workerd from the registry at the versions vendor/package-lock.json pins,
+ * once. npm 11 blocks dependency install scripts by default, and vendor/package.json's `allowScripts`
+ * denies the two there on purpose: each runtime's binary arrives in a package of its own (deno's
+ * postinstall only checks that its platform package arrived; workerd's copies the binary of
+ * @cloudflare/workerd-linux-64 over its JavaScript launcher, which the runner never uses).
  * Test files in both Vitest workers ask for a runtime at the same moment on a fresh clone; two
  * `npm ci` in one folder delete each other's files, so the install holds a lock (a directory: mkdir
  * is atomic) and a waiter finds the runtimes installed when it gets it.
  */
 export function installRuntimes({ quiet = true } = {}) {
-  if (existsSync(INSTALLED)) return
+  if (installedMatchesPins()) return
   withLock(() => {
-    if (existsSync(INSTALLED)) return
+    if (installedMatchesPins()) return
     execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], {
       cwd: VENDOR,
       stdio: quiet ? 'pipe' : 'inherit',

@@ -1,9 +1,15 @@
 // Facilities that differ between runtimes, behind one call each, for code that runs in all of them
-// (Node, Bun, Deno, browsers). No Node built-ins here: browsers have none.
+// (Node, Bun, Deno, browsers, workerd). No Node built-ins here: browsers have none.
+
+/** What the workerd host told this worker (src/workerd-glue.mjs), or undefined elsewhere. */
+const workerdHost = () => /** @type {any} */ (globalThis).__authlabWorkerd
 
 /** The runtime actually executing this code, as it reports itself. */
 export function runtimeInfo() {
   const g = /** @type {any} */ (globalThis)
+  // Before the Node check: workerd's nodejs_compat fills in process.versions.node (22.x) too.
+  if (g.navigator?.userAgent === 'Cloudflare-Workers')
+    return { name: 'workerd', version: workerdHost()?.version ?? 'unknown' }
   if (g.Bun) return { name: 'bun', version: g.Bun.version }
   if (g.Deno) return { name: 'deno', version: g.Deno.version.deno }
   if (g.process?.versions?.node) return { name: 'node', version: g.process.versions.node }
@@ -32,6 +38,23 @@ export function collectGarbage() {
     return { collected: true }
   }
   return { collected: false, reason: `${runtimeInfo().name} exposes no garbage-collection call to this code` }
+}
+
+/**
+ * @typedef {{ name: 'performance.now', minBatchMs: number, now: () => number }
+ *   | { name: 'process-cpu', source: string, resolutionMs: number, minBatchMs: number, now: () => Promise<number> }} BatchClock
+ */
+
+/**
+ * The clock a batch of calls is timed with, in milliseconds. `performance.now()` everywhere but
+ * workerd: Workers deployed on Cloudflare advance it (and Date.now) only at I/O, as a Spectre
+ * mitigation, so a batch of pure computation there would time as zero. There the host reads the
+ * workerd process's CPU time from /proc at each reading, a subrequest away (src/cpu-clock.mjs), and
+ * `minBatchMs` is the shortest batch that clock times well.
+ * @returns {BatchClock}
+ */
+export function batchClock() {
+  return workerdHost()?.clock ?? { name: 'performance.now', minBatchMs: 0, now: () => performance.now() }
 }
 
 /** The median of a list of numbers (0 for none). */

@@ -1,9 +1,10 @@
 // The measuring loop every runtime runs, with nothing but setTimeout, performance.now and
 // crypto: interleaved rounds, all candidates per round in the order the caller gives, each timed in batches
-// long enough to dwarf the clock's resolution (browsers coarsen performance.now to 0.1 ms or more).
+// long enough to dwarf the clock's resolution (browsers coarsen performance.now to 0.1 ms or more;
+// workerd's batches are timed by its process's CPU time instead: portable.mjs, batchClock).
 // It returns raw per-round rates; statistics are computed by the caller on Node, once, for every
 // runtime alike.
-import { collectGarbage, loopLagDuring, runtimeInfo } from './portable.mjs'
+import { batchClock, collectGarbage, loopLagDuring, runtimeInfo } from './portable.mjs'
 
 /**
  * @typedef {{ id: string, run: () => unknown }} Candidate  `run` may return a promise; it is awaited.
@@ -29,13 +30,28 @@ async function repeat(/** @type {Candidate} */ candidate, /** @type {number} */ 
   }
 }
 
+/**
+ * The clock's reading: a number from the wall clock, read synchronously so that no microtask turn
+ * enters the timed stretch; a promise from workerd's CPU clock, which the caller awaits.
+ * @param {import('./portable.mjs').BatchClock} clock
+ * @returns {number | Promise<number>}
+ */
+const read = (clock) => clock.now()
+
 /** Calls per batch so that one batch lasts at least `minBatchMs`, found by doubling. */
-async function batchSize(/** @type {Candidate} */ candidate, /** @type {number} */ minBatchMs) {
+async function batchSize(
+  /** @type {Candidate} */ candidate,
+  /** @type {number} */ minBatchMs,
+  /** @type {import('./portable.mjs').BatchClock} */ clock,
+) {
   let n = 1
   for (;;) {
-    const start = performance.now()
+    let start = read(clock)
+    if (typeof start !== 'number') start = await start
     await repeat(candidate, n)
-    if (performance.now() - start >= minBatchMs || n >= 2 ** 24) return n
+    let end = read(clock)
+    if (typeof end !== 'number') end = await end
+    if (end - start >= minBatchMs || n >= 2 ** 24) return n
     n *= 2
   }
 }
@@ -44,12 +60,17 @@ async function batchSize(/** @type {Candidate} */ candidate, /** @type {number} 
  * @param {Candidate[]} candidates
  * @param {RoundOptions} options
  * @returns {Promise<{ runtime: { name: string, version: string }, gc: ReturnType<typeof collectGarbage>,
- *   rates: Record<string, number[]>, lagMs: Record<string, number>, opMs: Record<string, number> }>}
+ *   rates: Record<string, number[]>, lagMs: Record<string, number>, opMs: Record<string, number>,
+ *   clock: { name: string, source?: string, resolutionMs?: number, minBatchMs: number } }>}
+ *   `rates` are calls per second of the batch clock: wall-clock seconds, or, where `clock.name` is
+ *   'process-cpu' (workerd), seconds of the runtime process's CPU time.
  */
-export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe = false, orders }) {
+export async function measureRounds(candidates, { rounds, minBatchMs: asked, lagProbe = false, orders }) {
+  const clock = batchClock()
+  const minBatchMs = Math.max(asked, clock.minBatchMs)
   /** @type {Record<string, number>} */
   const sizes = {}
-  for (const c of candidates) sizes[c.id] = await batchSize(c, minBatchMs)
+  for (const c of candidates) sizes[c.id] = await batchSize(c, minBatchMs, clock)
   /** @type {Record<string, number[]>} */
   const rates = Object.fromEntries(candidates.map((c) => [c.id, []]))
   let gc = collectGarbage()
@@ -64,11 +85,14 @@ export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe =
       // that rounded the calibration up) still gets a batch the clock resolves, never a zero duration.
       let calls = 0
       let ms = 0
-      const start = performance.now()
+      let start = read(clock)
+      if (typeof start !== 'number') start = await start
       do {
         await repeat(c, n)
         calls += n
-        ms = performance.now() - start
+        let now = read(clock)
+        if (typeof now !== 'number') now = await now
+        ms = now - start
       } while (ms <= 0 || ms < minBatchMs)
       rates[c.id]?.push((calls * 1000) / ms)
     }
@@ -86,5 +110,6 @@ export async function measureRounds(candidates, { rounds, minBatchMs, lagProbe =
       opMs[c.id] = probe.ms
     }
   }
-  return { runtime: runtimeInfo(), gc, rates, lagMs, opMs }
+  const { now: _, ...described } = clock
+  return { runtime: runtimeInfo(), gc, rates, lagMs, opMs, clock: { ...described, minBatchMs } }
 }

@@ -9,7 +9,7 @@ import {
 } from '@authlab/workspace'
 import { beforeAll, expect, test } from 'vitest'
 import { requireRuntime, skipReason } from '../src/availability.mjs'
-import { judge, planFor } from '../src/conformance-node.mjs'
+import { judge, judgeRefusals, planFor, refusalPlanFor } from '../src/conformance-node.mjs'
 import { writeConformanceEntry } from '../src/entry.mjs'
 import { runInRuntime } from '../src/index.mjs'
 
@@ -19,7 +19,10 @@ import { runInRuntime } from '../src/index.mjs'
 // known answers, cross-verification against Node's own hashers, and the event-loop (runsOn) claim,
 // for every package whose manifest claims that runtime. The statistical ID checks stay in each
 // package's own suite on Node. A runtime that cannot start fails here: every claim is checked.
-export function runtimeConformance(id: RuntimeId): void {
+// What a package does not claim there must fail typed (UnsupportedRuntimeError), never any other way:
+// a hash package's algorithms outside its claim (workerdAlgorithms), and the packages named in
+// `refusedBy`, which do not claim the runtime and still load in it.
+export function runtimeConformance(id: RuntimeId, { refusedBy = [] }: { refusedBy?: string[] } = {}): void {
   const REPO = fileURLToPath(new URL('../../../', import.meta.url))
   let loaded: LoadedPackage[] = []
 
@@ -42,21 +45,21 @@ export function runtimeConformance(id: RuntimeId): void {
       // `node` is the Node running this test, which may be older than a package needs: that package is
       // checked where its claim holds (node24 and up).
       const tooOld = id === 'node' ? nodeEngineProblem(pkg) : undefined
-      plans[pkg.name] = tooOld ? { skip: tooOld } : await planFor(pkg, loaded)
+      plans[pkg.name] = tooOld ? { skip: tooOld } : await planFor(pkg, loaded, id)
     }
     for (const [name, p] of Object.entries(plans)) {
       if ('skip' in p) console.log(`${id}: ${name} skipped: ${p.skip}`)
     }
     const runnable = claiming.filter((pkg) => 'plan' in (plans[pkg.name] ?? {}))
     expect(runnable.length, `no package claims ${id}`).toBeGreaterThan(0)
-    const entry = writeConformanceEntry(
-      join(REPO, 'tools/runtimes/generated'),
-      `conformance-${id}`,
-      runnable.map((pkg) => pkg.name),
-    )
-    const input = Object.fromEntries(
-      runnable.map((pkg) => [pkg.name, (plans[pkg.name] as { plan: unknown }).plan]),
-    )
+    const refusals = refusalsIn(id, loaded, runnable, refusedBy)
+    const entry = writeConformanceEntry(join(REPO, 'tools/runtimes/generated'), `conformance-${id}`, [
+      ...new Set([...runnable.map((pkg) => pkg.name), ...refusals.map(([, plan]) => plan.package)]),
+    ])
+    const input = Object.fromEntries([
+      ...runnable.map((pkg) => [pkg.name, (plans[pkg.name] as { plan: unknown }).plan]),
+      ...refusals,
+    ])
     const { runtime, results } = await runInRuntime(target, entry, input, { timeoutMs: 150_000 })
     expect(runtime.name).toBe(id.startsWith('node') ? 'node' : id)
     const problems: string[] = []
@@ -66,6 +69,35 @@ export function runtimeConformance(id: RuntimeId): void {
       if (!result?.ok) problems.push(`${pkg.name}: ${result?.error ?? 'no result'}`)
       else for (const p of await judge(pkg, plan, result.seen, loaded)) problems.push(`${pkg.name}: ${p}`)
     }
+    for (const [key, plan] of refusals) {
+      const result = results[key]
+      if (!result?.ok) problems.push(`${key}: ${result?.error ?? 'no result'}`)
+      else for (const p of judgeRefusals(plan, result.seen)) problems.push(`${key}: ${p}`)
+    }
     expect(problems).toEqual([])
+  })
+}
+
+type RefusalPlan = NonNullable<ReturnType<typeof refusalPlanFor>>
+
+/**
+ * The refusal plans of runtime `id`, keyed for the entry: the unclaimed algorithms of the packages that
+ * run there, and every package named in `refusedBy` (which must not claim the runtime).
+ */
+function refusalsIn(
+  id: RuntimeId,
+  loaded: readonly LoadedPackage[],
+  runnable: readonly LoadedPackage[],
+  refusedBy: readonly string[],
+): [string, RefusalPlan][] {
+  const named = refusedBy.map((name) => {
+    const pkg = loaded.find((p) => p.name === name)
+    if (!pkg) throw new Error(`refusedBy: ${name} is not a loaded strategy package`)
+    if (pkg.runtimes.includes(id)) throw new Error(`refusedBy: ${name} claims ${id}`)
+    return pkg
+  })
+  return [...runnable, ...named].flatMap((pkg) => {
+    const plan = refusalPlanFor(pkg, id)
+    return plan ? [[`${pkg.name} (refused in ${id})`, plan] as [string, RefusalPlan]] : []
   })
 }

@@ -14,6 +14,7 @@ const EXPECTED_NAME: Record<string, string> = {
   deno: 'deno',
   chromium: 'chromium',
   firefox: 'firefox',
+  workerd: 'workerd',
 }
 
 // Every runtime must start where it is installed by the project's own files (.ci/run installs the
@@ -30,6 +31,8 @@ test.for(RUNTIME_IDS)(
     if (id === 'node') expect(result.runtime.version).toBe(process.versions.node)
     if (id === 'node24') expect(result.runtime.version).toMatch(/^24\./)
     if (id === 'node22') expect(result.runtime.version).toMatch(/^22\./)
+    // workerd names itself by build date: the host's `workerd --version`.
+    if (id === 'workerd') expect(result.runtime.version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
     expect(result.uniqueIds).toBe(1000)
     expect(result.idLength).toBe(32)
     expect(result.pbkdf2).toBe(RFC7914_PBKDF2)

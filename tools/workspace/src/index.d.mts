@@ -10,7 +10,7 @@ export interface KindConvention {
   readonly algorithms?: string
 }
 
-export type RuntimeId = 'node' | 'node24' | 'node22' | 'bun' | 'deno' | 'chromium' | 'firefox'
+export type RuntimeId = 'node' | 'node24' | 'node22' | 'bun' | 'deno' | 'chromium' | 'firefox' | 'workerd'
 export declare const RUNTIMES: readonly RuntimeId[]
 
 export declare const KINDS: Readonly<Record<Kind, KindConvention>>
@@ -19,7 +19,14 @@ export interface Manifest {
   name: string
   version: string
   private?: boolean
-  authlab?: { kind?: string; runtimes?: unknown; notInBrowsers?: string; node?: string }
+  authlab?: {
+    kind?: string
+    runtimes?: unknown
+    notInBrowsers?: string
+    notInWorkerd?: string
+    workerdAlgorithms?: string[]
+    node?: string
+  }
   dependencies?: Record<string, string>
   devDependencies?: Record<string, string>
   engines?: { node?: string }
@@ -47,6 +54,10 @@ export interface StrategyPackage {
   readonly runtimes: readonly RuntimeId[]
   /** Why it does not run in both browsers, when it does not. */
   readonly notInBrowsers: string | undefined
+  /** Why it (or its algorithms outside `workerdAlgorithms`) does not run in workerd. */
+  readonly notInWorkerd?: string | undefined
+  /** The algorithms that run in workerd, when it claims workerd for some only. */
+  readonly workerdAlgorithms?: readonly string[] | undefined
   /** The Node it needs to work (`authlab.node`, else `engines.node`), e.g. `>=20.19`. */
   readonly nodeEngine?: string | undefined
 }
@@ -64,10 +75,9 @@ export declare function workspacePackages(root: string): WorkspacePackage[]
 export declare function publishablePackages(root: string): WorkspacePackage[]
 export declare function kindOf(pkg: WorkspacePackage): Kind | undefined
 export declare function runtimeProblems(manifest: Manifest): string[]
-export declare function runtimesOf(pkg: WorkspacePackage): {
-  runtimes: RuntimeId[]
-  notInBrowsers: string | undefined
-}
+export declare function runtimesOf(
+  pkg: WorkspacePackage,
+): Pick<StrategyPackage, 'runtimes' | 'notInBrowsers' | 'notInWorkerd' | 'workerdAlgorithms'>
 export declare function installedVersion(dir: string, dependency: string): string
 export declare function discoverPackages(root: string): StrategyPackage[]
 export declare function nodeRequirement(manifest: Manifest): string | undefined
@@ -82,6 +92,8 @@ export declare function factoryOf(pkg: LoadedPackage): (options?: unknown) => un
 export type HashModule = Pick<LoadedPackage, 'name' | 'exports'>
 
 export declare function hashAlgorithms(pkg: HashModule): readonly string[]
+/** The algorithms a hash package claims in runtime `id` (`workerdAlgorithms` narrows workerd). */
+export declare function hashAlgorithmsIn(pkg: LoadedPackage, id: string): readonly string[]
 export declare function hashOptions(
   pkg: HashModule,
   algorithm: string,

@@ -23,9 +23,19 @@ export const KINDS = Object.freeze({
 /**
  * The runtimes a strategy can declare in `"authlab": { "runtimes" }`, in table order: `node` is the
  * Node running the caller (the workspace's own, the current LTS), `node24` and `node22` the pinned
- * earlier LTS lines, then Bun, Deno and the two headless browsers. tools/runtimes starts each of them; the conformance run checks every claim on each.
+ * earlier LTS lines, then Bun, Deno, the two headless browsers and workerd (Cloudflare's Workers
+ * runtime). tools/runtimes starts each of them; the conformance run checks every claim on each.
  */
-export const RUNTIMES = Object.freeze(['node', 'node24', 'node22', 'bun', 'deno', 'chromium', 'firefox'])
+export const RUNTIMES = Object.freeze([
+  'node',
+  'node24',
+  'node22',
+  'bun',
+  'deno',
+  'chromium',
+  'firefox',
+  'workerd',
+])
 const BROWSERS = Object.freeze(['chromium', 'firefox'])
 
 /** @param {string} dir */
@@ -92,7 +102,10 @@ export function kindOf({ dir, manifest }) {
  * Where a strategy runs, checked: `"authlab": { "runtimes": [...] }` lists ids from RUNTIMES (always
  * `node`: every strategy is a Node package first), and a package that does not claim both browsers
  * says why in `"notInBrowsers"` (node:crypto, a native addon, worker_threads...), while one that does
- * has nothing to explain. Returns the problems, one line each (empty when the declaration is sound).
+ * has nothing to explain. workerd the same way: a package that does not claim it says why in
+ * `"notInWorkerd"` (a native addon, worker_threads, WebAssembly compiled at run time...); one that claims
+ * it for some of its algorithms only lists them in `"workerdAlgorithms"` and says why not the others in
+ * `"notInWorkerd"`. Returns the problems, one line each (empty when the declaration is sound).
  * @param {import('./index.d.mts').Manifest} manifest
  * @returns {string[]}
  */
@@ -108,14 +121,45 @@ export function runtimeProblems(manifest) {
   if (!runtimes.includes('node')) problems.push('"authlab.runtimes" must include "node"')
   if (new Set(runtimes).size !== runtimes.length) problems.push('"authlab.runtimes" lists a runtime twice')
   const inBrowsers = BROWSERS.every((id) => runtimes.includes(id))
-  if (!inBrowsers && (typeof notInBrowsers !== 'string' || notInBrowsers.trim() === '')) {
+  if (!inBrowsers && !isReason(notInBrowsers)) {
     problems.push('"authlab.notInBrowsers" must say why the package does not run in both browsers')
   }
   if (inBrowsers && notInBrowsers !== undefined)
     problems.push('"authlab.notInBrowsers" is set but both browsers are claimed')
+  problems.push(...workerdProblems(manifest.authlab ?? {}, runtimes.includes('workerd')))
   const node = manifest.authlab?.node
   if (node !== undefined && !(typeof node === 'string' && /^>=\d+(\.\d+){0,2}$/.test(node)))
     problems.push('"authlab.node" must be a plain minimum such as ">=24.7"')
+  return problems
+}
+
+/** A stated reason: a string with something in it. */
+const isReason = (/** @type {unknown} */ value) => typeof value === 'string' && value.trim() !== ''
+
+/**
+ * The workerd half of runtimeProblems: `notInWorkerd` exactly when workerd is not claimed or claimed
+ * for some algorithms only (`workerdAlgorithms`, a non-empty list of names).
+ * @param {NonNullable<import('./index.d.mts').Manifest['authlab']>} authlab
+ * @param {boolean} claimed
+ */
+function workerdProblems({ notInWorkerd, workerdAlgorithms }, claimed) {
+  /** @type {string[]} */
+  const problems = []
+  const partial = workerdAlgorithms !== undefined
+  if (
+    partial &&
+    !(Array.isArray(workerdAlgorithms) && workerdAlgorithms.length > 0 && workerdAlgorithms.every(isReason))
+  )
+    problems.push('"authlab.workerdAlgorithms" must list the algorithm names that run in workerd')
+  if (partial && !claimed) problems.push('"authlab.workerdAlgorithms" is set but workerd is not claimed')
+  if ((!claimed || partial) && !isReason(notInWorkerd))
+    problems.push(
+      claimed
+        ? '"authlab.notInWorkerd" must say why the algorithms outside "workerdAlgorithms" do not run in workerd'
+        : '"authlab.notInWorkerd" must say why the package does not run in workerd',
+    )
+  if (claimed && !partial && notInWorkerd !== undefined)
+    problems.push('"authlab.notInWorkerd" is set but workerd is claimed for every algorithm')
   return problems
 }
 
@@ -123,7 +167,7 @@ export function runtimeProblems(manifest) {
  * The runtimes a strategy package declares, in RUNTIMES order; an Error naming the file when the
  * declaration is missing or unsound.
  * @param {{ dir: string, manifest: import('./index.d.mts').Manifest }} pkg
- * @returns {{ runtimes: import('./index.d.mts').RuntimeId[], notInBrowsers: string | undefined }}
+ * @returns {Pick<import('./index.d.mts').StrategyPackage, 'runtimes' | 'notInBrowsers' | 'notInWorkerd' | 'workerdAlgorithms'>}
  */
 export function runtimesOf({ dir, manifest }) {
   const problems = runtimeProblems(manifest)
@@ -134,6 +178,8 @@ export function runtimesOf({ dir, manifest }) {
       RUNTIMES.filter((id) => declared.includes(id))
     ),
     notInBrowsers: manifest.authlab?.notInBrowsers,
+    notInWorkerd: manifest.authlab?.notInWorkerd,
+    workerdAlgorithms: manifest.authlab?.workerdAlgorithms,
   }
 }
 
@@ -286,6 +332,20 @@ export function hashAlgorithms(pkg) {
   if (typeof hasher?.info?.algorithm !== 'string')
     throw new Error(`${pkg.name}: no ${KINDS.hash.ready} export with info.algorithm`)
   return [hasher.info.algorithm]
+}
+
+/**
+ * The algorithms of a loaded hash package that run in runtime `id`, as its manifest claims: none where
+ * it does not claim `id`; in workerd, those in `workerdAlgorithms` when it lists some; else all of
+ * hashAlgorithms. The bench and the conformance runs ask here, so a partial claim is never guessed.
+ * @param {import('./index.d.mts').LoadedPackage} pkg @param {string} id
+ * @returns {readonly string[]}
+ */
+export function hashAlgorithmsIn(pkg, id) {
+  if (!pkg.runtimes.includes(/** @type {import('./index.d.mts').RuntimeId} */ (id))) return []
+  const all = hashAlgorithms(pkg)
+  const only = id === 'workerd' ? pkg.workerdAlgorithms : undefined
+  return only ? all.filter((algorithm) => only.includes(algorithm)) : all
 }
 
 /**

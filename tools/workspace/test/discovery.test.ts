@@ -5,6 +5,7 @@ import {
   discoverPackages,
   factoryOf,
   hashAlgorithms,
+  hashAlgorithmsIn,
   hashOptions,
   KINDS,
   kindOf,
@@ -71,30 +72,67 @@ test('every bench setting of every algorithm a hash package declares is reachabl
   expect(reached).toBeGreaterThan(10)
 })
 
-test('every strategy declares its runtimes; one not claiming both browsers says why', () => {
+test('every strategy declares its runtimes; one not claiming both browsers or workerd says why', () => {
   for (const pkg of discoverPackages(ROOT)) {
     expect(pkg.runtimes[0], pkg.name).toBe('node')
     const inBrowsers = pkg.runtimes.includes('chromium') && pkg.runtimes.includes('firefox')
     expect(inBrowsers || (pkg.notInBrowsers ?? '').length > 0, pkg.name).toBe(true)
+    const inWorkerd = pkg.runtimes.includes('workerd') && pkg.workerdAlgorithms === undefined
+    expect(inWorkerd || (pkg.notInWorkerd ?? '').length > 0, pkg.name).toBe(true)
   }
   const manifest = (authlab: Record<string, unknown>) => ({ name: 'x', version: '1', authlab })
   expect(runtimeProblems(manifest({ kind: 'id' }))).toEqual([
     '"authlab.runtimes" must list the runtimes it supports',
   ])
-  expect(runtimeProblems(manifest({ kind: 'id', runtimes: ['node', 'bun'] }))).toEqual([
+  expect(runtimeProblems(manifest({ kind: 'id', runtimes: ['node', 'bun', 'workerd'] }))).toEqual([
     '"authlab.notInBrowsers" must say why the package does not run in both browsers',
   ])
   expect(
-    runtimeProblems(manifest({ kind: 'id', runtimes: ['node', 'netscape'], notInBrowsers: 'x' })),
+    runtimeProblems(manifest({ kind: 'id', runtimes: ['node', 'netscape', 'workerd'], notInBrowsers: 'x' })),
   ).toEqual([
-    '"authlab.runtimes" has unknown ids netscape (known: node, node24, node22, bun, deno, chromium, firefox)',
+    '"authlab.runtimes" has unknown ids netscape (known: node, node24, node22, bun, deno, chromium, firefox, workerd)',
   ])
   expect(
     runtimeProblems(manifest({ kind: 'id', runtimes: RUNTIMES, notInBrowsers: 'stale reason' })),
   ).toEqual(['"authlab.notInBrowsers" is set but both browsers are claimed'])
   expect(() =>
-    runtimesOf({ dir: '/x', manifest: manifest({ kind: 'id', runtimes: ['bun'], notInBrowsers: 'x' }) }),
+    runtimesOf({
+      dir: '/x',
+      manifest: manifest({ kind: 'id', runtimes: ['bun'], notInBrowsers: 'x', notInWorkerd: 'x' }),
+    }),
   ).toThrow('/x/package.json: "authlab.runtimes" must include "node"')
+})
+
+test('workerd: claimed, claimed for some algorithms with the reason for the rest, or the reason', () => {
+  const manifest = (authlab: Record<string, unknown>) => ({
+    name: 'x',
+    version: '1',
+    authlab: { kind: 'hash', notInBrowsers: 'native', ...authlab },
+  })
+  const served = ['node', 'workerd']
+  expect(runtimeProblems(manifest({ runtimes: served }))).toEqual([])
+  expect(runtimeProblems(manifest({ runtimes: ['node'], notInWorkerd: 'a native addon' }))).toEqual([])
+  expect(
+    runtimeProblems(manifest({ runtimes: served, workerdAlgorithms: ['argon2id'], notInWorkerd: 'why' })),
+  ).toEqual([])
+  expect(runtimeProblems(manifest({ runtimes: ['node'] }))).toEqual([
+    '"authlab.notInWorkerd" must say why the package does not run in workerd',
+  ])
+  expect(runtimeProblems(manifest({ runtimes: ['node'], notInWorkerd: '  ' }))).toEqual([
+    '"authlab.notInWorkerd" must say why the package does not run in workerd',
+  ])
+  expect(runtimeProblems(manifest({ runtimes: served, notInWorkerd: 'stale reason' }))).toEqual([
+    '"authlab.notInWorkerd" is set but workerd is claimed for every algorithm',
+  ])
+  expect(runtimeProblems(manifest({ runtimes: served, workerdAlgorithms: ['argon2id'] }))).toEqual([
+    '"authlab.notInWorkerd" must say why the algorithms outside "workerdAlgorithms" do not run in workerd',
+  ])
+  expect(runtimeProblems(manifest({ runtimes: served, workerdAlgorithms: [], notInWorkerd: 'why' }))).toEqual(
+    ['"authlab.workerdAlgorithms" must list the algorithm names that run in workerd'],
+  )
+  expect(
+    runtimeProblems(manifest({ runtimes: ['node'], workerdAlgorithms: ['argon2id'], notInWorkerd: 'why' })),
+  ).toEqual(['"authlab.workerdAlgorithms" is set but workerd is not claimed'])
 })
 
 test('a package needing a newer Node than the running one is named with the reason, others are not', () => {
@@ -116,7 +154,22 @@ test('a package needing a newer Node than the running one is named with the reas
     runtimeProblems({
       name: 'x',
       version: '1',
-      authlab: { kind: 'hash', runtimes: ['node'], notInBrowsers: 'x', node: '24.7' },
+      authlab: { kind: 'hash', runtimes: ['node'], notInBrowsers: 'x', notInWorkerd: 'x', node: '24.7' },
     }),
   ).toEqual(['"authlab.node" must be a plain minimum such as ">=24.7"'])
+})
+
+test('the algorithms a hash package claims per runtime: workerdAlgorithms narrows workerd only', async () => {
+  const outcomes = await loadPackages(discoverPackages(ROOT))
+  const byName = (name: string) => {
+    const found = outcomes.find((o) => o.ok && o.pkg.name === name)
+    if (!found?.ok) throw new Error(`${name} did not load`)
+    return found.pkg
+  }
+  const wasm = byName('@authlab/hash-wasm')
+  expect(hashAlgorithmsIn(wasm, 'workerd')).toEqual(['argon2id'])
+  expect(hashAlgorithmsIn(wasm, 'node')).toEqual(hashAlgorithms(wasm))
+  expect(hashAlgorithmsIn(wasm, 'node').length).toBeGreaterThan(1)
+  expect(hashAlgorithmsIn(byName('@authlab/hash-bcrypt'), 'workerd')).toEqual([])
+  expect(hashAlgorithmsIn(byName('@authlab/hash-scrypt'), 'workerd')).toEqual(['scrypt'])
 })
