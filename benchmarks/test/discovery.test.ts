@@ -53,6 +53,7 @@ describe('discovery by declared metadata', () => {
       dependencies: {},
       runtimes: ['node'],
       notInBrowsers: 'a test fixture',
+      notInWorkerd: 'a test fixture',
       exports: {},
     } as const
     expect(assembleCandidates([pkg], '/').skipped).toEqual([
