@@ -1,7 +1,7 @@
 import { registerAlgorithm } from './algorithms/registry.js'
+import { boundKdf } from './bounded-kdf.js'
 import { constantTimeEqual, passwordToBytes } from './encoding.js'
-import { InvalidOptionError, OverloadError } from './errors.js'
-import { createGate } from './gate.js'
+import { InvalidOptionError } from './errors.js'
 import type { HasherDescription, KeyDerivation, Password, PasswordHasher } from './hash.js'
 import {
   decodeKdfHash,
@@ -86,29 +86,14 @@ export interface KdfHasherDefinition {
    * For a KDF that holds its whole working memory on the calling thread until it ends (pure JS,
    * scrypt's 128·N·r bytes of V, RFC 7914 §5): the default of the `maxConcurrent` option, the most
    * derivations in flight. One more is refused at once with an OverloadError, before it allocates,
-   * so memory stays at `maxConcurrent` derivations whatever the number of concurrent logins.
+   * and a finished derivation's slot frees only after a full collection (see `boundKdf`), so memory
+   * stays at `maxConcurrent` derivations whatever the number of concurrent logins.
    */
   readonly maxConcurrent?: number
 }
 
 /** Highest `maxConcurrent` accepted: far above any useful number of derivations sharing one thread. */
 const MAX_CONCURRENT_LIMIT = 1024
-
-/** `kdf` refusing with an OverloadError while `max` derivations are in flight (no queue: shed load). */
-function boundKdf(kdf: RawKdf, max: number, owner: string): RawKdf {
-  const gate = createGate(max, 0)
-  return async (password, salt, params, length) => {
-    const entered = gate.tryEnter()
-    if (entered === null)
-      throw new OverloadError(`${owner}: ${max} derivations are in flight (maxConcurrent), refused another`)
-    const release = await entered
-    try {
-      return await kdf(password, salt, params, length)
-    } finally {
-      release()
-    }
-  }
-}
 
 /** Both interfaces at once: a KDF-based hasher is also the KeyDerivation a stretching chain composes. */
 export interface KdfHasher extends PasswordHasher, KeyDerivation {
