@@ -20,6 +20,11 @@ export interface PasswordHasherInfo {
   readonly runsOn: RunsOn
   /** The configured cost parameters, e.g. `{ cost: 10 }` or `{ m: 19456, t: 2, p: 1 }`. */
   readonly params: Readonly<Record<string, number | string>>
+  /**
+   * Most derivations in flight, where the hasher refuses more with an OverloadError (a pure-JS KDF
+   * holding its memory on the calling thread); absent when it queues or has no bound.
+   */
+  readonly maxConcurrent?: number
 }
 
 /** What a strategy package says about itself; the definers add `algorithm` and `params` from the profile. */

@@ -146,7 +146,12 @@ export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
   const policy = resolvePasswordPolicy(options.policy)
 
   return Object.freeze({
-    info: Object.freeze({ ...describe, algorithm: profile.id, params }),
+    info: Object.freeze({
+      ...describe,
+      algorithm: profile.id,
+      params,
+      ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
+    }),
     policy,
     async hash(password: Password): Promise<string> {
       const bytes = checkPassword(password, policy)
