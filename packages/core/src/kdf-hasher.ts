@@ -177,12 +177,19 @@ export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
       )
     },
     async derive(password: Password, salt: Password, length: number): Promise<Uint8Array> {
-      if (!Number.isSafeInteger(length) || length < 1 || length > MAX_DERIVE_BYTES) {
+      const { minSaltBytes, minLength } = profile.deriveLimits ?? { minSaltBytes: 0, minLength: 1 }
+      if (!Number.isSafeInteger(length) || length < minLength || length > MAX_DERIVE_BYTES) {
         throw new InvalidOptionError(
-          `length must be an integer from 1 to ${MAX_DERIVE_BYTES}, got ${String(length)}`,
+          `${describe.name}: length must be an integer from ${minLength} to ${MAX_DERIVE_BYTES}, got ${String(length)}`,
         )
       }
-      return kdf(passwordToBytes(password), passwordToBytes(salt), params, length)
+      const saltBytes = passwordToBytes(salt)
+      if (saltBytes.length < minSaltBytes) {
+        throw new InvalidOptionError(
+          `${describe.name}: ${profile.id} needs a salt of at least ${minSaltBytes} bytes, got ${saltBytes.length}`,
+        )
+      }
+      return kdf(passwordToBytes(password), saltBytes, params, length)
     },
   })
 }
