@@ -6,7 +6,7 @@ const MiB = 1024 * 1024
 /**
  * The most memory core's caps let one hash use: argon2id m ≤ 2^20 KiB and scrypt N ≤ 2^20 at r = 8
  * (128·r·N bytes, RFC 7914 §2), 1 GiB each. A larger limit buys no stronger setting, only allocations
- * that can get the process killed (argon2id at m = 100 GiB was).
+ * the operating system may kill the process for (argon2id takes whatever m it is given).
  */
 const MAX_MEMORY = Math.min(capOf(ARGON2ID.caps, 'm') * 1024, 128 * 8 * 2 ** capOf(SCRYPT.caps, 'ln'))
 

@@ -12,11 +12,12 @@ interface HostGlobals {
 
 /**
  * The runtime's way to run a full collection, or undefined where it has none. `gc()` where a flag
- * exposed it (`node --expose-gc`, `deno run --v8-flags=--expose-gc`). Bun: `Bun.gc(true)`, synchronous. Node: `vm.measureMemory({ execution: 'eager' })` starts a
- * full collection at once and resolves after it (Node's vm docs; V8 `MemoryMeasurement`) with no flag; Node
- * marks it experimental and prints one ExperimentalWarning on first use. `process.getBuiltinModule` (Node
- * ≥ 20.16) reaches node:vm without an import a browser bundle would choke on. Deno's node:vm throws
- * "Not implemented": the bound then falls back to counting derivations in flight.
+ * exposed it (`node --expose-gc`, `deno run --v8-flags=--expose-gc`). Bun: `Bun.gc(true)`, synchronous.
+ * Node: `vm.measureMemory({ execution: 'eager' })` starts a full collection at once and resolves after
+ * it (Node's vm docs; V8 `MemoryMeasurement`) with no flag; Node marks it experimental and prints one
+ * ExperimentalWarning on first use. `process.getBuiltinModule` (Node ≥ 20.16) reaches node:vm without
+ * an import a browser bundle would choke on. Deno's node:vm throws "Not implemented": the bound then
+ * falls back to counting derivations in flight.
  */
 export function hostCollectGarbage(
   host: HostGlobals = globalThis as HostGlobals,
@@ -39,10 +40,10 @@ export function hostCollectGarbage(
  * `kdf` with at most `max` derivations' memory at once, refusing one more with an OverloadError (no
  * queue: shed load). A pure-JS scrypt allocates V (128·N·r bytes, RFC 7914 §5) per call and drops it at
  * the end, where it stays as garbage until the engine's next full collection: freeing the slot when the
- * derivation returns let callers that kept retrying hold several times the bound (measured: 351 MiB
- * against 4 × 64 MiB). So a slot frees only once a full collection has run since its derivation
- * ended: a caller that finds every slot running is refused at once, one that finds a slot waiting for
- * collection starts one (shared by every such caller) and takes the slot after it.
+ * derivation returns let callers that kept retrying hold several times the bound. So a slot frees only
+ * once a full collection has run since its derivation ended. A caller that finds every slot running is
+ * refused at once; one that finds a slot waiting for collection starts one (shared by every such
+ * caller) and takes the slot after it.
  */
 export function boundKdf(
   kdf: RawKdf,
