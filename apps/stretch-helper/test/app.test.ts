@@ -211,6 +211,18 @@ describe('the scrypt helper', () => {
     expect(() => buildHelper({ secret: SECRET, extraParams: [{ N: 1000, r: 8, p: 1, buflen: 32 }] })).toThrow(
       /out of bounds/,
     )
+    // Each parameter within its own cap, together 128·32·2^20 bytes = 4 GiB per call: refused at start,
+    // naming core's scrypt budget, before any request could ask for it.
+    const env = {
+      AUTHLAB_HELPER_SECRET: SECRET,
+      AUTHLAB_HELPER_EXTRA_PARAMS: '[{"N":1048576,"r":32,"p":1,"buflen":32}]',
+    }
+    expect(() => buildHelper(configFromEnv(env).helper)).toThrow(
+      expect.objectContaining({
+        code: 'ERR_AUTHLAB_INVALID_OPTION',
+        message: expect.stringMatching(/N=1048576,r=32,p=1.* 4096 MiB .*over .*256 MiB/),
+      }),
+    )
     expect(() => configFromEnv({})).toThrow(/AUTHLAB_HELPER_SECRET/)
     expect(() => configFromEnv({ AUTHLAB_HELPER_SECRET: SECRET, PORT: 'eighty' })).toThrow(/PORT/)
     const { helper: options, listen } = configFromEnv({

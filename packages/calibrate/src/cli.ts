@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg } from 'node:os'
 import { dirname, isAbsolute, resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { formatGuessRate, isAuthlabError, type PasswordHasher } from '@authlab/core'
@@ -12,7 +13,15 @@ import {
   loginsPerSecondPerCore,
   recommend,
 } from './advice.js'
-import { type CalibratedAlgorithm, type CalibrationResult, calibrate, LIMITS } from './index.js'
+import {
+  type CalibratedAlgorithm,
+  type CalibrationResult,
+  calibrate,
+  DEFAULTS,
+  LIMITS,
+  OutOfTimeError,
+  resolveSettings,
+} from './index.js'
 
 /** The package each algorithm is calibrated with unless `--package` names another installed one. */
 const DEFAULT_PACKAGES: Record<CalibratedAlgorithm, string> = {
@@ -23,20 +32,27 @@ const DEFAULT_PACKAGES: Record<CalibratedAlgorithm, string> = {
 }
 
 const USAGE = `authlab-calibrate --target 250ms [--concurrency 8] [--max-memory 64MiB] [--filter argon2]
-                  [--package @authlab/hash-wasm] [--samples 12] [--json calibration.json] [--allow-load]
+                  [--package @authlab/hash-wasm] [--samples 12] [--max-time 10min]
+                  [--json calibration.json] [--allow-load]
 
 Measures each algorithm's hasher on this machine and prints parameters whose median hash time with
 --concurrency logins at once (default: this machine's cores) is near the target, never below OWASP's
 minimums; for each, logins/s per core and an attacker's GPU guess rate, then the algorithm to use.
-Refuses to measure at a load average of the core count or more unless --allow-load (exit 3).`
+Limits: --target at most ${LIMITS.maxTargetMs / 1000}s, --concurrency ${LIMITS.maxConcurrency}, --samples ${LIMITS.maxSamples}, --max-memory ${LIMITS.maxMemory / 2 ** 30}GiB.
+--max-time bounds the whole run (default ${DEFAULTS.maxTimeMs / 60_000}min, at most ${LIMITS.maxTimeMs / 60_000}min): a measurement starts only
+when what was measured predicts it ends in time; what it could not measure is listed.
+Exit codes: 0 done, 1 a hasher failed (the others are still reported), 2 usage, 3 too loaded to
+measure (refused unless --allow-load).`
 
 /** A command line that cannot be run as given: the usage is printed and the exit code is 2. */
 export class UsageError extends Error {}
 
-export function parseDuration(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(text.trim())
-  if (!match) throw new UsageError(`--target must look like 250ms or 0.25s, got ${text}`)
-  return Number(match[1]) * (match[2] === 's' ? 1000 : 1)
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, min: 60_000, h: 3_600_000 }
+
+export function parseDuration(text: string, flag = '--target'): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|min|h)?$/.exec(text.trim())
+  if (!match) throw new UsageError(`${flag} must look like 250ms, 0.25s or 10min, got ${text}`)
+  return Number(match[1]) * (DURATION_UNITS[match[2] ?? 'ms'] ?? 1)
 }
 
 export function parseBytes(text: string): number {
@@ -128,10 +144,11 @@ function serverSide(r: CalibrationResult, cores: number): string {
   return `${r.medianMs.toFixed(0)} ms per login with ${r.concurrency} at once = ${perCore.toFixed(1)} logins/s per core (${(perCore * used).toFixed(1)} on the ${used} busy)`
 }
 
-/** The command line as a function: returns the exit code (0 done, 2 usage, 3 too loaded to measure). */
+/** The command line as a function: returns the exit code (0 done, 1 a hasher failed, 2 usage, 3 too loaded). */
 export async function main(argv: readonly string[], io: CalibrateIo = PROCESS_IO): Promise<number> {
+  let plan: Plan | 'help'
   try {
-    return await run(argv, io)
+    plan = parsePlan(argv, io)
   } catch (error) {
     if (
       !(error instanceof UsageError) &&
@@ -142,95 +159,169 @@ export async function main(argv: readonly string[], io: CalibrateIo = PROCESS_IO
     io.stderr(`authlab-calibrate: ${(error as Error).message}\n\n${USAGE}\n`)
     return 2
   }
+  const print = (line: string) => io.stdout(`${line}\n`)
+  if (plan === 'help') {
+    print(USAGE)
+    return 0
+  }
+  const outcome = await measureAll(plan, io)
+  if (typeof outcome === 'number') return outcome
+  printResults(outcome, plan, print)
+  if (plan.json) writeJson(plan, outcome)
+  return outcome.failed.length > 0 ? 1 : 0
 }
 
-async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
-  const print = (line: string) => io.stdout(`${line}\n`)
+/** A command line read and checked, before anything is measured. */
+interface Plan {
+  readonly targetMs: number
+  readonly concurrency: number
+  readonly samples: number
+  readonly maxMemory: number
+  readonly maxTimeMs: number
+  readonly cores: number
+  readonly packages: readonly string[]
+  readonly filter: string | undefined
+  readonly json: string | undefined
+  readonly allowLoad: boolean
+  readonly describe: string
+}
+
+function parsePlan(argv: readonly string[], io: CalibrateIo): Plan | 'help' {
   const { values } = parseArgs({
     args: [...argv],
     options: {
       target: { type: 'string' },
       concurrency: { type: 'string' },
       'max-memory': { type: 'string', default: '64MiB' },
+      'max-time': { type: 'string', default: `${DEFAULTS.maxTimeMs / 60_000}min` },
       filter: { type: 'string' },
       package: { type: 'string', multiple: true },
-      samples: { type: 'string', default: '12' },
+      samples: { type: 'string', default: String(DEFAULTS.samples) },
       json: { type: 'string' },
       help: { type: 'boolean' },
       'allow-load': { type: 'boolean', default: false },
     },
   })
-  if (values.help) {
-    print(USAGE)
-    return 0
-  }
+  if (values.help) return 'help'
   if (!values.target) throw new UsageError('--target is required')
   const targetMs = parseDuration(values.target)
   const cores = io.machine?.cores ?? availableParallelism()
   // Logins at once decide the answer (8 at once on 2 cores each take 4× as long): with no figure given,
-  // plan for as many as there are cores, and say so.
+  // plan for as many as there are cores, as calibrate() does, and say so.
   const concurrency = values.concurrency ? positiveInteger(values.concurrency, '--concurrency') : cores
   const samples = positiveInteger(values.samples, '--samples')
   const maxMemory = parseBytes(values['max-memory'])
-  if (targetMs > LIMITS.maxTargetMs)
-    throw new UsageError(`--target must be at most ${LIMITS.maxTargetMs / 1000}s, got ${values.target}`)
+  const maxTimeMs = parseDuration(values['max-time'], '--max-time')
+  const atMost = (flag: string, bound: string, given: string | undefined) =>
+    new UsageError(`${flag} must be at most ${bound}, got ${given}`)
+  if (targetMs > LIMITS.maxTargetMs) throw atMost('--target', `${LIMITS.maxTargetMs / 1000}s`, values.target)
   if (concurrency > LIMITS.maxConcurrency)
-    throw new UsageError(`--concurrency must be at most ${LIMITS.maxConcurrency}, got ${values.concurrency}`)
-  if (samples > LIMITS.maxSamples)
-    throw new UsageError(`--samples must be at most ${LIMITS.maxSamples}, got ${values.samples}`)
+    throw atMost('--concurrency', String(LIMITS.maxConcurrency), values.concurrency)
+  if (samples > LIMITS.maxSamples) throw atMost('--samples', String(LIMITS.maxSamples), values.samples)
+  if (maxMemory > LIMITS.maxMemory)
+    throw atMost('--max-memory', `${LIMITS.maxMemory / 2 ** 30}GiB (core's caps)`, values['max-memory'])
+  if (maxTimeMs > LIMITS.maxTimeMs)
+    throw atMost('--max-time', `${LIMITS.maxTimeMs / 60_000}min`, values['max-time'])
+  // The library's own checks too (a zero --max-time, say), so no candidate fails on an option later.
+  resolveSettings({ targetMs, concurrency, samples, maxMemory, maxTimeMs })
   if (values.json) checkWritable(values.json)
-  const names = values.package ?? Object.values(DEFAULT_PACKAGES)
-  const results: Array<CalibrationResult & { package: string }> = []
-  const skipped: Array<{ package: string; reason: string }> = []
-  const load1 = io.machine?.load1() ?? loadavg()[0] ?? 0
   const assumed = values.concurrency
     ? `${concurrency} logins at once (--concurrency)`
     : `${concurrency} logins at once (this machine's ${cores} cores, the default; --concurrency <your peak logins at once> to plan for yours)`
+  return {
+    targetMs,
+    concurrency,
+    samples,
+    maxMemory,
+    maxTimeMs,
+    cores,
+    packages: values.package ?? Object.values(DEFAULT_PACKAGES),
+    filter: values.filter,
+    json: values.json,
+    allowLoad: values['allow-load'],
+    describe: `target ${targetMs} ms per login with ${assumed}, max memory ${values['max-memory']} per hash, at most ${values['max-time']} in all`,
+  }
+}
+
+interface Outcome {
+  readonly results: Array<CalibrationResult & { package: string }>
+  /** Not installed, or not loadable: nothing to measure. */
+  readonly skipped: Array<{ package: string; reason: string }>
+  /** Loaded, but no candidate could be measured: its error. */
+  readonly failed: Array<{ package: string; reason: string }>
+  /** Loaded, but the run's --max-time was spent before it could be measured. */
+  readonly outOfTime: Array<{ package: string; reason: string }>
+}
+
+/** Calibrates each package in turn; one that fails is reported, never the end of the others' results. */
+async function measureAll(plan: Plan, io: CalibrateIo): Promise<Outcome | number> {
+  const print = (line: string) => io.stdout(`${line}\n`)
+  const clock = io.machine?.clock ?? (() => performance.now())
+  const deadline = clock() + plan.maxTimeMs
+  const outcome: Outcome = { results: [], skipped: [], failed: [], outOfTime: [] }
+  const load1 = io.machine?.load1() ?? loadavg()[0] ?? 0
   print(
-    `target ${targetMs} ms per login with ${assumed}, max memory ${values['max-memory']} per hash; ` +
-      `${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load ${load1.toFixed(2)}, ` +
+    `${plan.describe}; ${plan.cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load ${load1.toFixed(2)}, ` +
       `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}`,
   )
-  const load = checkLoad(load1, cores)
+  const load = checkLoad(load1, plan.cores)
   let loadSaid = false
-  for (const name of names) {
+  for (const name of plan.packages) {
     const loaded = await loadFactory(name)
     if (typeof loaded === 'string') {
-      skipped.push({ package: name, reason: loaded })
+      outcome.skipped.push({ package: name, reason: loaded })
       continue
     }
-    if (values.filter && !`${name} ${loaded.algorithm}`.includes(values.filter)) continue
+    if (plan.filter && !`${name} ${loaded.algorithm}`.includes(plan.filter)) continue
     // Judged once, before the first measurement: a run that measures nothing is not refused.
     if (!loadSaid && load.kind !== 'ok') {
-      if (load.kind === 'refuse' && !values['allow-load']) {
+      if (load.kind === 'refuse' && !plan.allowLoad) {
         io.stderr(`authlab-calibrate: ${load.message}\n`)
         return 3
       }
       print(`warning: ${load.message}`)
     }
     loadSaid = true
+    const remainingMs = deadline - clock()
+    if (remainingMs <= 0) {
+      outcome.outOfTime.push({ package: name, reason: '--max-time was spent before it was reached' })
+      continue
+    }
     io.stdout(`${name} (${loaded.algorithm}):`)
-    const result = await calibrate({
-      algorithm: loaded.algorithm as CalibratedAlgorithm,
-      factory: loaded.factory,
-      targetMs,
-      concurrency,
-      maxMemory,
-      samples,
-      ...(io.machine?.clock ? { clock: io.machine.clock } : {}),
-      onMeasured: (m) => io.stdout(` ${JSON.stringify(m.params)} ${m.medianMs.toFixed(0)} ms;`),
-    })
+    try {
+      const result = await calibrate({
+        algorithm: loaded.algorithm as CalibratedAlgorithm,
+        factory: loaded.factory,
+        targetMs: plan.targetMs,
+        concurrency: plan.concurrency,
+        maxMemory: plan.maxMemory,
+        samples: plan.samples,
+        maxTimeMs: remainingMs,
+        clock,
+        onMeasured: (m) => io.stdout(` ${JSON.stringify(m.params)} ${m.medianMs.toFixed(0)} ms;`),
+      })
+      outcome.results.push({ ...result, package: name })
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string }
+      const reason = `${code ? `${code} ` : ''}${String(message ?? error)}`
+      ;(error instanceof OutOfTimeError ? outcome.outOfTime : outcome.failed).push({ package: name, reason })
+    }
     io.stdout('\n')
-    results.push({ ...result, package: name })
   }
+  return outcome
+}
+
+function printResults(outcome: Outcome, plan: Plan, print: (line: string) => void): void {
   print('')
-  for (const r of results) {
-    const off = `${r.medianMs >= targetMs ? '+' : ''}${((r.medianMs / targetMs - 1) * 100).toFixed(0)} %`
+  for (const r of outcome.results) {
+    const off = `${r.medianMs >= plan.targetMs ? '+' : ''}${((r.medianMs / plan.targetMs - 1) * 100).toFixed(0)} %`
     print(
       `${r.met ? 'met   ' : 'missed'} ${r.package}: ${r.snippet}  median ${r.medianMs.toFixed(0)} ms (${off}), p99 ${r.p99Ms.toFixed(0)} ms`,
     )
     if (r.reason) print(`       ${r.reason}`)
-    print(`       server: ${serverSide(r, cores)}`)
+    else if (r.stopped) print(`       the search stopped: ${r.stopped.message}`)
+    if (r.concurrencyNote) print(`       note: ${r.concurrencyNote}`)
+    print(`       server: ${serverSide(r, plan.cores)}`)
     const a = attackerFor(r)
     if (a) {
       print(
@@ -241,24 +332,32 @@ async function run(argv: readonly string[], io: CalibrateIo): Promise<number> {
     for (const line of inconsistencies(r.algorithm, r.tried))
       print(`       warning: ${line}: the machine was busy while it measured; measure again on an idle one`)
   }
-  const pick = recommend(results)
+  const pick = recommend(outcome.results)
   if (pick) {
     print('')
     print(`recommended: ${pick.best.algorithm} with ${pick.best.package}, ${pick.best.snippet}`)
     print(`  why: ${pick.why}`)
-    print(`  cost: ${serverSide(pick.best, cores)}`)
+    print(`  cost: ${serverSide(pick.best, plan.cores)}`)
   }
-  for (const s of skipped) print(`skipped ${s.package}: ${s.reason}`)
-  if (values.json) {
-    const machine = {
-      cores,
-      concurrency,
-      recommended: pick ? { package: pick.best.package, snippet: pick.best.snippet, why: pick.why } : null,
-      cpu: cpus()[0]?.model,
-      node: process.version,
-      load: loadavg(),
-    }
-    writeFileSync(values.json, `${JSON.stringify({ machine, results, skipped }, null, 2)}\n`)
+  for (const f of outcome.failed) print(`failed ${f.package}: ${f.reason}`)
+  for (const t of outcome.outOfTime) print(`not measured ${t.package}: ${t.reason}`)
+  for (const s of outcome.skipped) print(`skipped ${s.package}: ${s.reason}`)
+}
+
+function writeJson(plan: Plan, outcome: Outcome): void {
+  const pick = recommend(outcome.results)
+  const machine = {
+    cores: plan.cores,
+    concurrency: plan.concurrency,
+    maxTimeMs: plan.maxTimeMs,
+    recommended: pick ? { package: pick.best.package, snippet: pick.best.snippet, why: pick.why } : null,
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    load: loadavg(),
   }
-  return 0
+  const { results, skipped, failed, outOfTime } = outcome
+  writeFileSync(
+    plan.json as string,
+    `${JSON.stringify({ machine, results, skipped, failed, outOfTime }, null, 2)}\n`,
+  )
 }

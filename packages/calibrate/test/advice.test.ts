@@ -34,6 +34,7 @@ const result = (algorithm: CalibratedAlgorithm, params: Params, medianMs: number
   algorithm,
   targetMs: 250,
   concurrency: 1,
+  requestedConcurrency: 1,
   params,
   medianMs,
   p99Ms: medianMs,
@@ -56,6 +57,8 @@ describe('what the calibrator advises', () => {
       medianMs,
       p99Ms: medianMs,
       samples: 12,
+      concurrency: 1,
+      durationMs: 12 * medianMs,
     })
     expect(inconsistencies('pbkdf2-sha256', [m(600_000, 300), m(809_000, 250)])).toEqual([
       'more work measured faster: iterations=809000 250 ms against iterations=600000 300 ms',

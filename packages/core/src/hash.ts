@@ -20,6 +20,13 @@ export interface PasswordHasherInfo {
   readonly runsOn: RunsOn
   /** The configured cost parameters, e.g. `{ cost: 10 }` or `{ m: 19456, t: 2, p: 1 }`. */
   readonly params: Readonly<Record<string, number | string>>
+  /**
+   * Most derivations in flight, where the hasher refuses more with an OverloadError (a pure-JS KDF
+   * holding its memory on the calling thread); absent when it queues or has no bound. A caller running
+   * several kinds of work on it (a password context: stored users, missing users, sign-ups) admits its
+   * own work against this number, so what load refuses does not depend on which kind of work it is.
+   */
+  readonly maxConcurrent?: number
 }
 
 /** What a strategy package says about itself; the definers add `algorithm` and `params` from the profile. */
@@ -41,13 +48,6 @@ export interface PasswordHasher {
    * over the caps or the work budget is not weaker, so false (verify refuses it).
    */
   needsRehash(encoded: string): boolean
-  /**
-   * Present when the hasher bounds its work: the most hashes and verifies it runs at once, one more
-   * being refused at once with an OverloadError. A caller running several kinds of work on it (a
-   * password context: stored users, missing users, sign-ups) admits its own work against this number,
-   * so what load refuses does not depend on which kind of work it is.
-   */
-  readonly maxConcurrent?: number
 }
 
 /**

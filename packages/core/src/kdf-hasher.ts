@@ -1,7 +1,7 @@
 import { registerAlgorithm } from './algorithms/registry.js'
+import { boundKdf } from './bounded-kdf.js'
 import { constantTimeEqual, passwordToBytes } from './encoding.js'
-import { InvalidOptionError, OverloadError } from './errors.js'
-import { createGate } from './gate.js'
+import { InvalidOptionError } from './errors.js'
 import type { HasherDescription, KeyDerivation, Password, PasswordHasher } from './hash.js'
 import {
   decodeKdfHash,
@@ -87,29 +87,14 @@ export interface KdfHasherDefinition {
    * For a KDF that holds its whole working memory on the calling thread until it ends (pure JS,
    * scrypt's 128·N·r bytes of V, RFC 7914 §5): the default of the `maxConcurrent` option, the most
    * derivations in flight. One more is refused at once with an OverloadError, before it allocates,
-   * so memory stays at `maxConcurrent` derivations whatever the number of concurrent logins.
+   * and a finished derivation's slot frees only after a full collection (see `boundKdf`), so memory
+   * stays at `maxConcurrent` derivations whatever the number of concurrent logins.
    */
   readonly maxConcurrent?: number
 }
 
 /** Highest `maxConcurrent` accepted: far above any useful number of derivations sharing one thread. */
 const MAX_CONCURRENT_LIMIT = 1024
-
-/** `kdf` refusing with an OverloadError while `max` derivations are in flight (no queue: shed load). */
-function boundKdf(kdf: RawKdf, max: number, owner: string): RawKdf {
-  const gate = createGate(max, 0)
-  return async (password, salt, params, length) => {
-    const entered = gate.tryEnter()
-    if (entered === null)
-      throw new OverloadError(`${owner}: ${max} derivations are in flight (maxConcurrent), refused another`)
-    const release = await entered
-    try {
-      return await kdf(password, salt, params, length)
-    } finally {
-      release()
-    }
-  }
-}
 
 /** Both interfaces at once: a KDF-based hasher is also the KeyDerivation a stretching chain composes. */
 export interface KdfHasher extends PasswordHasher, KeyDerivation {
@@ -162,9 +147,14 @@ export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
   const policy = resolvePasswordPolicy(options.policy)
 
   return Object.freeze({
-    info: Object.freeze({ ...describe, runsOn: runsOnHere(describe.runsOn), algorithm: profile.id, params }),
+    info: Object.freeze({
+      ...describe,
+      runsOn: runsOnHere(describe.runsOn),
+      algorithm: profile.id,
+      params,
+      ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
+    }),
     policy,
-    ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     async hash(password: Password): Promise<string> {
       const bytes = checkPassword(password, policy)
       const salt = crypto.getRandomValues(new Uint8Array(saltLength))
@@ -189,12 +179,19 @@ export function defineKdfHasher(definition: KdfHasherDefinition): KdfHasher {
       )
     },
     async derive(password: Password, salt: Password, length: number): Promise<Uint8Array> {
-      if (!Number.isSafeInteger(length) || length < 1 || length > MAX_DERIVE_BYTES) {
+      const { minSaltBytes, minLength } = profile.deriveLimits ?? { minSaltBytes: 0, minLength: 1 }
+      if (!Number.isSafeInteger(length) || length < minLength || length > MAX_DERIVE_BYTES) {
         throw new InvalidOptionError(
-          `length must be an integer from 1 to ${MAX_DERIVE_BYTES}, got ${String(length)}`,
+          `${describe.name}: length must be an integer from ${minLength} to ${MAX_DERIVE_BYTES}, got ${String(length)}`,
         )
       }
-      return kdf(passwordToBytes(password), passwordToBytes(salt), params, length)
+      const saltBytes = passwordToBytes(salt)
+      if (saltBytes.length < minSaltBytes) {
+        throw new InvalidOptionError(
+          `${describe.name}: ${profile.id} needs a salt of at least ${minSaltBytes} bytes, got ${saltBytes.length}`,
+        )
+      }
+      return kdf(passwordToBytes(password), saltBytes, params, length)
     },
   })
 }

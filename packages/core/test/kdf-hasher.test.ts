@@ -1,6 +1,7 @@
 import { pbkdf2Sync } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import {
+  ARGON2ID,
   BCRYPT_PASSWORD_POLICY,
   checkPassword,
   DEFAULT_PASSWORD_POLICY,
@@ -96,6 +97,39 @@ describe('defineKdfHasher', () => {
     expect(Buffer.from(key).toString('hex')).toMatch(/^55ac046e56e3089f/) // RFC 7914 §11 #1
     await expect(hasher.derive('passwd', 'salt', 0)).rejects.toThrow(code('ERR_AUTHLAB_INVALID_OPTION'))
     await expect(hasher.derive('passwd', 'salt', 1025)).rejects.toThrow(code('ERR_AUTHLAB_INVALID_OPTION'))
+  })
+  test('derive refuses what the algorithm cannot take, typed and before the KDF runs', async () => {
+    // As the argon2 bindings do (node-argon2 "Salt is too short", node:crypto ERR_OUT_OF_RANGE): an
+    // untyped error from inside the KDF, which the hasher must never let through.
+    let calls = 0
+    const argon2 = defineKdfHasher({
+      algorithm: ARGON2ID,
+      options: { m: 8, t: 1, p: 1 },
+      describe: { name: 'argon2-model', displayName: 'm', wraps: 'm', runsOn: 'main-thread' },
+      kdf: async (_password, salt, _params, length) => {
+        calls++
+        if (salt.length < 8 || length < 4) throw new Error('Salt is too short')
+        return new Uint8Array(length)
+      },
+    })
+    for (const salt of ['', 'abc', new Uint8Array(7)])
+      await expect(argon2.derive('password', salt, 32)).rejects.toThrow(
+        expect.objectContaining({
+          code: 'ERR_AUTHLAB_INVALID_OPTION',
+          message: expect.stringMatching(/at least 8 bytes/),
+        }),
+      )
+    for (const length of [1, 3])
+      await expect(argon2.derive('password', 'saltsalt', length)).rejects.toThrow(
+        expect.objectContaining({
+          code: 'ERR_AUTHLAB_INVALID_OPTION',
+          message: expect.stringMatching(/from 4 to/),
+        }),
+      )
+    expect(calls).toBe(0)
+    expect(await argon2.derive('password', 'saltsalt', 4)).toHaveLength(4)
+    // PBKDF2 and scrypt take any salt: RFC 7914 §11–12's own answers use "salt" and "".
+    expect(await pbkdf2Hasher(1).derive('passwd', '', 16)).toHaveLength(16)
   })
   test('verify refuses another algorithm’s hash with InvalidHashError; needsRehash says rehash', async () => {
     const hasher = pbkdf2Hasher(1000)

@@ -14,7 +14,7 @@ const nodeArgon2: PasswordHasher = {
   info: {
     name: 'argon2',
     displayName: 'argon2id (node-argon2)',
-    wraps: 'argon2@0.45',
+    wraps: 'argon2@0.44',
     algorithm: 'argon2id',
     runsOn: 'threadpool',
     params: cheapParams,

@@ -25,7 +25,7 @@ export function createHasher(options?: Argon2idOptions): KdfHasher {
     describe: {
       name: '@authlab/hash-node-argon2',
       displayName: 'argon2id (node-argon2, C)',
-      wraps: 'argon2@0.45 (node-argon2, Node-API)',
+      wraps: 'argon2@0.44 (node-argon2, Node-API)',
       runsOn: 'threadpool',
     },
     kdf: async (password, salt, params, length) =>

@@ -25,7 +25,7 @@ export function createAdmission(
   hashers: Iterable<PasswordHasher>,
   ownWork: () => Promise<unknown> | undefined,
 ): Admission {
-  const bounds = [...hashers].map((hasher) => hasher.maxConcurrent).filter((max) => max !== undefined)
+  const bounds = [...hashers].map((hasher) => hasher.info.maxConcurrent).filter((max) => max !== undefined)
   if (bounds.length === 0) return { run: (work) => work() }
   const slots = Math.min(...bounds)
   const gate = createGate(slots, 0)

@@ -1,6 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -39,9 +48,9 @@ interface NodeUnderTest {
   readonly path: string
   readonly version: string
   /**
-   * Its own consumer project, installed by npm running on this Node, as its users' would be: a native
-   * addon's install script (node-gyp-build) decides there whether the prebuilt binary fits that Node or
-   * compiles one (argon2's prebuilt linux-x64 binary crashes Node 20 and is compiled there).
+   * Its own consumer project, installed by npm running on this Node, as its users' would be, with no
+   * compiler on PATH (see slimPath): a native addon's install script (node-gyp-build) finds there whether
+   * its prebuilt binary loads on that Node, and the install fails if it would have to compile one.
    */
   readonly dir: string
   /**
@@ -96,6 +105,24 @@ async function idFormat(readme: string): Promise<{ length: number; alphabet: str
   return generateId.info
 }
 
+/**
+ * A PATH holding only this Node, the npm the test would run and the sh npm runs install scripts with,
+ * as in a slim container: no python3, make or compiler, so an addon whose prebuilt binary does not
+ * load fails the install instead of compiling one (argon2 0.45's, on Node 20.20).
+ */
+function slimPath(node: NodeUnderTest, path: string): string {
+  const npm = [dirname(node.path), ...path.split(delimiter)]
+    .map((dir) => join(dir, 'npm'))
+    .find((file) => existsSync(file))
+  if (!npm) throw new Error(`no npm on PATH for ${node.label}`)
+  const bin = `${node.dir}-bin`
+  mkdirSync(bin)
+  symlinkSync(node.path, join(bin, 'node'))
+  symlinkSync(realpathSync(npm), join(bin, 'npm'))
+  symlinkSync('/bin/sh', join(bin, 'sh'))
+  return bin
+}
+
 beforeAll(() => {
   const packed = packPackages(workspacePackages, { destination: root })
   for (const pkg of workspacePackages) {
@@ -110,8 +137,8 @@ beforeAll(() => {
     const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
       cwd: node.dir,
       encoding: 'utf8',
-      // npm's own `#!/usr/bin/env node` and every install script it runs use the first node on PATH.
-      env: { ...env, PATH: `${dirname(node.path)}${delimiter}${env.PATH ?? ''}` },
+      // npm's own `#!/usr/bin/env node` and every install script it runs use the node on PATH.
+      env: { ...env, PATH: slimPath(node, env.PATH ?? '') },
     })
     if (install.status !== 0) throw new Error(`npm install on ${node.label} failed: ${install.stderr}`)
     if (node.dir === consumer) installWarnings = install.stderr

@@ -24,6 +24,10 @@ export const ARGON2ID: KdfProfile = {
   },
   // OWASP Password Storage Cheat Sheet: "m=19456 (19 MiB), t=2, p=1".
   defaults: { m: 19456, t: 2, p: 1 },
+  // The Argon2 specification (v1.3) and its reference implementation (argon2.h ARGON2_MIN_SALT_LENGTH,
+  // ARGON2_MIN_OUTLEN): a salt of 8 bytes or more, a tag of 4 or more (RFC 9106 §3.1 T ≥ 4). Every
+  // binding enforces them, each with its own untyped error.
+  deriveLimits: { minSaltBytes: 8, minLength: 4 },
   // 1 GiB (in KiB) is 55× OWASP's memory; t and p far above any published recommendation.
   caps: { m: 2 ** 20, t: 64, p: 16 },
   // 2^20 KiB-passes (e.g. m=256 MiB, t=4: 27× OWASP's work) is under a second of native argon2 on the

@@ -73,4 +73,9 @@ export interface AlgorithmProfile {
   readonly testParams: { readonly cheap: Params; readonly stronger: Params }
   /** The password policy the algorithm itself imposes (bcrypt: 72 bytes, no NUL); default DEFAULT_PASSWORD_POLICY. */
   readonly policy?: PasswordPolicy
+  /**
+   * What the algorithm itself requires of a raw `derive(password, salt, length)`, checked before any
+   * work (a hasher's own salts are always at least 8 bytes); default: any salt, any length from 1.
+   */
+  readonly deriveLimits?: { readonly minSaltBytes: number; readonly minLength: number }
 }
