@@ -64,7 +64,11 @@ export function addPackage(root: string, dir: string, pkg: Record<string, unknow
 }
 
 /** Every strategy manifest says where it runs; these fixtures claim Node only. */
-const NODE_ONLY = { runtimes: ['node'], notInBrowsers: 'a test fixture', notInWorkerd: 'a test fixture' } as const
+const NODE_ONLY = {
+  runtimes: ['node'],
+  notInBrowsers: 'a test fixture',
+  notInWorkerd: 'a test fixture',
+} as const
 
 /**
  * A throwaway workspace shaped like the repository: a temporary ID strategy package (built), an unbuilt
