@@ -8,10 +8,8 @@
 import { createHasher } from '@authlab/hash-argon2'
 import { createPasswordContext } from '@authlab/password-context'
 import pg from 'pg'
-import { createBetterAuthHono } from './better-auth-hono.js'
+import { createBetterAuthHono, READY_MARK } from './better-auth-hono.js'
 import { serveFetch } from './serve.js'
-
-export const READY_MARK = 'AUTHLAB_READY'
 
 interface MainInput {
   readonly connectionString: string

@@ -7,6 +7,9 @@ import { Hono } from 'hono'
 import type { ListenOptions, RunningApp } from './options.js'
 import { serveFetch } from './serve.js'
 
+/** The first word of the line `better-auth-hono-main` prints once it serves, before its JSON. */
+export const READY_MARK = 'AUTHLAB_READY'
+
 export interface BetterAuthHonoOptions {
   /** Any database better-auth takes: a `pg` Pool, a better-sqlite3 or `bun:sqlite` Database, an adapter. */
   readonly database: BetterAuthOptions['database']

@@ -21,8 +21,16 @@ export interface FrameworkDefault {
   readonly version: string
   /** The default itself, callable, with its shape in `info`, so a bench measures it beside authlab's. */
   readonly generate: IdGenerator
-  /** File and line of the default in the published package; the upstream source file in parentheses. */
-  readonly source: string
+  /**
+   * Where the default is, in the published package of that version: the file, the line and the code on
+   * that line (a test reads the installed file and checks the line holds it), and the upstream source file.
+   */
+  readonly source: {
+    readonly file: string
+    readonly line: number
+    readonly code: string
+    readonly upstream: string
+  }
   /** Loaded from the framework's own code, or reproduced (not exported) with the line it reproduces. */
   readonly loaded: 'from the framework' | 'reproduced'
   /** The option that lets an app choose the ID instead, or why none does. */
@@ -33,8 +41,9 @@ const UUID_ALPHABET = '0123456789abcdef-'
 /** RFC 9562 §5.4: 128 bits, 6 of them fixed (version and variant), printed as 36 characters. */
 const UUID_V4 = { length: 36, alphabet: UUID_ALPHABET, entropyBits: 122, runsOn: 'main-thread' } as const
 
+/** A function of its own per default (the descriptor is attached to it), calling the framework's code. */
 function define(info: Omit<IdGeneratorInfo, 'runsOn'> & { runsOn?: 'main-thread' }, generate: () => string) {
-  return defineIdGenerator({ info: { runsOn: 'main-thread', ...info }, generate })
+  return defineIdGenerator({ info: { runsOn: 'main-thread', ...info }, generate: () => generate() })
 }
 
 /**
@@ -75,7 +84,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         koaSessionDefault(),
       ),
-      source: 'dist/esm/index.js:244 `opts.genid = () => randomUUID()` (src/index.ts:268)',
+      source: {
+        file: 'dist/esm/index.js',
+        line: 244,
+        code: 'opts.genid = () => randomUUID();',
+        upstream: 'src/index.ts:268',
+      },
       loaded: 'from the framework',
       option: '`genid(ctx)`',
     },
@@ -96,7 +110,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         webCryptoUuid,
       ),
-      source: 'dist/h3.mjs:1340 `(config.crypto || crypto).randomUUID()` (src/utils/session.ts, getSession)',
+      source: {
+        file: 'dist/h3.mjs',
+        line: 1340,
+        code: 'config.generateId?.() ?? (config.crypto || crypto).randomUUID()',
+        upstream: 'src/utils/session.ts (getSession)',
+      },
       loaded: 'reproduced',
       option: '`generateId()` (or a `crypto` object whose `randomUUID` it calls)',
     },
@@ -116,7 +135,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         webCryptoUuid,
       ),
-      source: 'lib/init.js:77 `generateSessionToken: () => crypto.randomUUID()` (src/lib/init.ts:120)',
+      source: {
+        file: 'lib/init.js',
+        line: 77,
+        code: 'generateSessionToken: () => crypto.randomUUID(),',
+        upstream: 'packages/core/src/lib/init.ts:120',
+      },
       loaded: 'reproduced',
       option: '`session.generateSessionToken()`',
     },
@@ -136,8 +160,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         webCryptoUuid,
       ),
-      source:
-        'esm/src/Middleware.js:87 and :122 `sid = globalThis.crypto.randomUUID()` (src/Middleware.ts:94, :140)',
+      source: {
+        file: 'esm/src/Middleware.js',
+        line: 87,
+        code: 'sid = globalThis.crypto.randomUUID();',
+        upstream: 'src/Middleware.ts:94 (and :140, on rotation)',
+      },
       loaded: 'reproduced',
       option: 'none: the middleware calls randomUUID itself, and a store receives the ID, it cannot pick it',
     },
@@ -158,7 +186,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         () => honoSessionGenerateId(),
       ),
-      source: 'dist/cookies-BErLZpT4.js:83 `generateId(length = 20)` (src/cookies.ts:116)',
+      source: {
+        file: 'dist/cookies-BErLZpT4.js',
+        line: 83,
+        code: 'function generateId(length = 20) {',
+        upstream: 'packages/session/src/cookies.ts:116',
+      },
       loaded: 'from the framework',
       option: '`useSession({ generateId })`',
     },
@@ -179,7 +212,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         () => uid.sync(24),
       ),
-      source: 'index.js:534 `return uid(24)` (uid-safe 2.1.5 `sync`)',
+      source: {
+        file: 'index.js',
+        line: 534,
+        code: 'return uid(24);',
+        upstream: 'index.js:534 (uid-safe `sync`)',
+      },
       loaded: 'reproduced',
       option: '`genid(req)`',
     },
@@ -198,7 +236,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         createFastifyIdGenerator(true),
       ),
-      source: 'lib/idGenerator.js:13-22 (24 bytes from a 3072-byte randomBytes pool, base64url)',
+      source: {
+        file: 'lib/idGenerator.js',
+        line: 21,
+        code: 'cache.copy(buf, 0, pos, (pos += 24))',
+        upstream: 'lib/idGenerator.js',
+      },
       loaded: 'from the framework',
       option: '`idGenerator(request)`',
     },
@@ -219,8 +262,12 @@ export function frameworkDefaults(): readonly FrameworkDefault[] {
         },
         () => betterAuthGenerateId(32),
       ),
-      source:
-        'dist/db/internal-adapter.mjs:343 `token: generateId(32)`; @better-auth/core dist/utils/id.mjs:3-5',
+      source: {
+        file: 'dist/db/internal-adapter.mjs',
+        line: 343,
+        code: 'token: generateId(32),',
+        upstream: 'packages/better-auth/src/db/internal-adapter.ts (createSession)',
+      },
       loaded: 'from the framework',
       option: 'none for the token (`advanced.database.generateId` names rows, not the session token)',
     },

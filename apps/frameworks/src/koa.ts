@@ -68,7 +68,11 @@ export function createKoaApp(options: SessionAppOptions & { store: KeyValueStore
       data.visits = (data.visits ?? 0) + 1
       ctx.body = { id: data.externalKey, visits: data.visits }
     } else if (key === 'GET /me') {
-      if (data.isNew) ctx.throw(401, 'no session')
+      if (data.isNew) {
+        ctx.status = 401
+        ctx.body = { error: 'no session' }
+        return
+      }
       ctx.body = { id: data.externalKey, visits: data.visits ?? 0 }
     } else if (key === 'POST /login') {
       // koa-session destroys the old key in the store and saves the data under a new genid()
@@ -80,7 +84,8 @@ export function createKoaApp(options: SessionAppOptions & { store: KeyValueStore
       ctx.session = null
       ctx.status = 204
     } else {
-      ctx.throw(404)
+      ctx.status = 404
+      ctx.body = { error: 'not found' }
     }
   })
   return app
