@@ -49,19 +49,33 @@ if (packageName !== '-') {
   )
 }
 
+/**
+ * Each failure mocha lists after `N failing`: its title path (the indented lines up to the one ending
+ * in `:`) and the first line of its error.
+ */
+function failuresOf(output) {
+  const tail = output.slice(output.search(/\d+ failing/))
+  return [...tail.matchAll(/^ {2}\d+\) ([\s\S]*?):\n\s+(.+)$/gm)].map(
+    ([, title, error]) =>
+      `${title
+        .split('\n')
+        .map((part) => part.trim())
+        .join(' > ')}: ${error.trim()}`,
+  )
+}
+
 try {
   for (let run = 1; run <= runs; run++) {
     const test = spawnSync('npx', ['egg-bin', 'test'], { cwd: checkout, encoding: 'utf8' })
     const output = `${test.stdout}\n${test.stderr}`
     const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(output)?.[1] ?? 0)
-    const failures = [...output.matchAll(/^\s+\d+\) (.+)$/gm)].map((m) => m[1].trim())
     console.log(
       JSON.stringify({
         package: packageName,
         run,
         passing: count('passing'),
         failing: count('failing'),
-        failures: [...new Set(failures)],
+        failures: failuresOf(output),
       }),
     )
   }

@@ -7,7 +7,7 @@ import { Hono } from 'hono'
 import type { ListenOptions, RunningApp } from './options.js'
 import { serveFetch } from './serve.js'
 
-/** The first word of the line `better-auth-hono-main` prints once it serves, before its JSON. */
+/** The first word of the line `runtime-main` prints once it serves, before its JSON. */
 export const READY_MARK = 'AUTHLAB_READY'
 
 export interface BetterAuthHonoOptions {

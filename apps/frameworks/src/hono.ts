@@ -1,8 +1,6 @@
-import { getRequestListener } from '@hono/node-server'
 import { type SessionEnv, type Storage, useSession, useSessionStorage } from '@hono/session'
 import { Hono } from 'hono'
 import type { KeyValueStore } from './kv.js'
-import { listenNode } from './listen.js'
 import {
   type ListenOptions,
   type RunningApp,
@@ -10,6 +8,7 @@ import {
   type SessionAppOptions,
   sessionStore,
 } from './options.js'
+import { serveFetch } from './serve.js'
 
 /** @hono/session's cookie name (`src/index.ts`: `DEFAULT_SESSION_NAME = 'sid'`), a JWE holding the ID. */
 export const HONO_COOKIE = 'sid'
@@ -89,10 +88,15 @@ export function createHonoApp(options: HonoAppOptions & { store: KeyValueStore }
   return app
 }
 
+/** The app served with the runtime's own server (serve.ts): node:http on Node, `Bun.serve`, `Deno.serve`. */
 export async function startHonoApp(options: HonoAppOptions, listen: ListenOptions = {}): Promise<RunningApp> {
   const { store, owned } = sessionStore(resolveSessionOptions(options))
-  const app = createHonoApp({ ...options, store })
-  return listenNode('hono', getRequestListener(app.fetch), listen, async () => {
-    if (owned) await store.close()
-  })
+  const running = await serveFetch('hono', createHonoApp({ ...options, store }).fetch, listen)
+  return {
+    ...running,
+    close: async () => {
+      await running.close()
+      if (owned) await store.close()
+    },
+  }
 }

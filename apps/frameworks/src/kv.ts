@@ -90,7 +90,8 @@ const COMMAND_TIMEOUT_MS = 2000
 
 /**
  * Redis through node-redis: one string key `<prefix><key>` per entry, `SET … PX ttl` for the time to
- * live, so Redis itself forgets expired sessions. Connected before it is returned.
+ * live, so Redis itself forgets expired sessions. Connected before it is returned. `close()` deletes
+ * every key of its namespace before it disconnects: the namespace belongs to one test or bench run.
  */
 export async function openRedisKeyValueStore(options: RedisKeyValueOptions): Promise<KeyValueStore> {
   const { url = 'redis://127.0.0.1:6379', prefix, onError } = options
