@@ -13,21 +13,15 @@ import {
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { requireRuntime } from '@authlab/runtimes/availability'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { childEnv } from '../src/child-env.mjs'
 import { type PackedPackage, writeConsumerProject } from '../src/consumer-project.mjs'
 import { findFloorNode } from '../src/floor-node.mjs'
 import { packPackages } from '../src/pack.mjs'
 import { snippetModule, snippetRuns } from '../src/snippet-runs.mjs'
-import {
-  kindOf,
-  nodeEngineProblem,
-  nodeRequirement,
-  publishablePackages,
-  REPO_ROOT,
-  readManifest,
-} from '../src/workspace.mjs'
-import { loginSurvives, runScriptSnippet, sessionSurvives, startServerSnippet } from './snippet-flows.js'
+import { kindOf, nodeEngineProblem, nodeRequirement, publishablePackages } from '../src/workspace.mjs'
+import { driveServerSnippet, runScriptSnippet, startServerSnippet } from './snippet-flows.js'
 
 // What a user gets from the registry: pack every publishable package, install the tarballs into one fresh project outside the
 // workspace (registry dependencies only), then use them from require, import, TypeScript and a
@@ -96,14 +90,12 @@ const SNIPPETS = snippetRuns().flatMap((run, index) =>
       })),
 )
 
-/** The format of the IDs a session-ID package's README snippet must put in its cookies. */
-async function idFormat(readme: string): Promise<{ length: number; alphabet: string }> {
-  const { name } = readManifest(join(REPO_ROOT, dirname(readme)))
-  const { generateId } = (await import(name)) as {
-    generateId: { info: { length: number; alphabet: string } }
-  }
-  return generateId.info
-}
+/** What the snippets ask for from the environment before they start. */
+const snippetEnv = () => ({
+  ...childEnv(),
+  SESSION_SECRET: randomBytes(24).toString('hex'),
+  BETTER_AUTH_URL: 'http://localhost:3000',
+})
 
 /**
  * A PATH holding only this Node, the npm the test would run and the sh npm runs install scripts with,
@@ -155,10 +147,13 @@ interface LoadResult {
 
 /**
  * Node's own warning that Web Crypto's Argon2id is experimental, which @authlab/hash-webcrypto-argon2's
- * README documents: any other line on stderr (a require(esm) warning, a deprecation) still fails a check.
+ * README documents, and better-auth's for a wrong password: any other line on stderr (a require(esm)
+ * warning, a deprecation) still fails a check.
  */
 const DOCUMENTED_WARNINGS = [
   /^\(node:\d+\) ExperimentalWarning: The Argon2id Web Crypto API algorithm is an experimental feature and might change at any time\n(\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)\n)?/m,
+  // better-auth's logger line for a wrong password, which @authlab/better-auth's README documents.
+  /^[^\n]*WARN[^\n]*\[Better Auth\]:[^\n]* Invalid password\n/gm,
 ]
 const withoutDocumentedWarnings = (stderr: string) =>
   DOCUMENTED_WARNINGS.reduce((text, warning) => text.replace(warning, ''), stderr)
@@ -323,12 +318,7 @@ describe('installed from tarballs into a fresh project', () => {
       async ({ snippet, kind, module, index }) => {
         const { file, text } = snippetModule(snippet, module, index)
         writeFileSync(join(node.dir, file), text)
-        // What the snippets ask for from the environment before they start.
-        const env = {
-          ...childEnv(),
-          SESSION_SECRET: randomBytes(24).toString('hex'),
-          BETTER_AUTH_URL: 'http://localhost:3000',
-        }
+        const env = snippetEnv()
         if (kind === 'script') {
           const { code, signal, stderr } = await runScriptSnippet(node.path, node.dir, file, env)
           expect(withoutDocumentedWarnings(stderr), 'stderr').toBe('')
@@ -337,8 +327,7 @@ describe('installed from tarballs into a fresh project', () => {
         }
         const server = await startServerSnippet(node.path, node.dir, file, env)
         try {
-          if (kind === 'login') await loginSurvives(server.base)
-          else await sessionSurvives(server.base, await idFormat(snippet.readme))
+          await driveServerSnippet(kind, server, snippet.readme)
         } finally {
           expect(withoutDocumentedWarnings(await server.stop()), 'stderr').toBe('')
         }
@@ -346,6 +335,31 @@ describe('installed from tarballs into a fresh project', () => {
       SPAWNS_EVERY_PACKAGE_MS,
     )
   })
+
+  /**
+   * (g) A snippet whose README says it also runs on Bun or Deno (`runs=bun deno` in its marker) runs
+   * there too, in the consumer project the workspace's Node installed, as a user of that runtime with an
+   * npm project would run it. Both come from npm through tools/runtimes, so every machine has them.
+   */
+  const OTHER_RUNS = SNIPPETS.filter((run) => run.module === 'esm').flatMap((run) =>
+    run.runtimes.map((runtime) => ({ ...run, runtime })),
+  )
+  test.each(OTHER_RUNS)(
+    '(g) $where runs as written on $runtime',
+    async ({ snippet, kind, index, runtime }) => {
+      const target = requireRuntime(runtime)
+      if (target.kind !== 'process') throw new Error(`${runtime} is not a process runtime`)
+      const { file, text } = snippetModule(snippet, 'esm', index)
+      writeFileSync(join(consumer, file), text)
+      const server = await startServerSnippet(target.command, consumer, file, snippetEnv(), target.args)
+      try {
+        await driveServerSnippet(kind, server, snippet.readme)
+      } finally {
+        expect(withoutDocumentedWarnings(await server.stop()), 'stderr').toBe('')
+      }
+    },
+    SPAWNS_EVERY_PACKAGE_MS,
+  )
 })
 
 /** Starts a fixture server in its own process and resolves with its first stdout line (its port and more). */

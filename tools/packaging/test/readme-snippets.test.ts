@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, test } from 'vitest'
 import { extractSnippets, readmeFiles, snippetFiles } from '../src/readme-snippets.mjs'
-import { consumerReadmes, snippetModule, snippetRun, snippetRuns } from '../src/snippet-runs.mjs'
+import { consumerReadmes, DECORATORS, snippetModule, snippetRun, snippetRuns } from '../src/snippet-runs.mjs'
 import { publishablePackages, REPO_ROOT } from '../src/workspace.mjs'
 
 // What a user copies from a README must compile where they paste it: strict TypeScript, and
@@ -19,6 +19,7 @@ const STRICT: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   skipLibCheck: true,
   types: ['node'],
+  ...DECORATORS,
 }
 
 /** Type-checks in-memory files (path → text) as if they were on disk beside the real ones. */
@@ -147,3 +148,27 @@ test('a marker is read from the line before a block; CommonJS is the same code w
   )
   expect(() => snippetRun({ ...server, marker: 'sometimes' })).toThrow(/unknown snippet marker/)
 })
+
+test('a marker may name the flow, other runtimes and a block shared by several READMEs', () => {
+  const [server] = extractSnippets('README.md', writeReadme(['```js', 'app.listen(3000)', '```']))
+  if (!server) throw new Error('a block expected')
+  expect(snippetRun({ ...server, marker: 'flow=magic-link, runs=bun deno, once' })).toMatchObject({
+    kind: 'magic-link',
+    modules: ['esm'],
+    runtimes: ['bun', 'deno'],
+    once: true,
+  })
+  expect(snippetRun(server)).toMatchObject({ kind: 'session', runtimes: [] })
+  expect(() => snippetRun({ ...server, marker: 'flow=telepathy' })).toThrow(/unknown snippet marker/)
+  expect(() => snippetRun({ ...server, marker: 'runs=node12' })).toThrow(/unknown snippet marker/)
+  // The shared framework blocks of the ID packages run once, from the first README that holds them.
+  const shared = snippetRuns().filter((run) => 'notRun' in run && run.notRun.startsWith('the same code'))
+  expect(shared.length).toBeGreaterThan(0)
+  for (const run of shared) expect(run.snippet.marker).toContain('once')
+})
+
+function writeReadme(lines: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'authlab-snippets-'))
+  writeFileSync(join(dir, 'README.md'), lines.join('\n'))
+  return dir
+}
