@@ -67,7 +67,9 @@ const UUID_V7 = reference(
         'Node >= 24',
       )
     }
-    return generate
+    // A wrapper of our own: `defineIdGenerator` sets `info` on the function it is given, and Node's
+    // built-in must stay as Node made it (a second creation would also fail to redefine it).
+    return () => generate()
   },
 )
 
