@@ -47,7 +47,7 @@ export interface Io {
 
 const USAGE = `Usage:
   authlab-bench [--suite ${SUITES.map((s) => s.name).join(',')}] [--filter <substring>]
-                [--candidate ./my-generator.mjs ...] [--full] [--out <dir>] [--seed <n>] [--wide] [--explain]
+                [--candidate ./my-generator.mjs ...] [--quick | --full] [--out <dir>] [--seed <n>] [--wide] [--explain]
                 [--rtt <duration>] [--runtime node,node24,node22,bun,deno,chromium,firefox]
   authlab-bench compare <before.json> <after.json> [--threshold <percent>] [--alpha <p>] [--absolute]
                 [--format text|md|json]
@@ -312,6 +312,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         runtime: { type: 'string' },
         filter: { type: 'string' },
         full: { type: 'boolean', default: false },
+        quick: { type: 'boolean', default: false },
         out: { type: 'string' },
         candidate: { type: 'string', multiple: true },
         seed: { type: 'string' },
@@ -344,6 +345,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return values.check && charts > 0 ? EXIT.regression : code
     }
     if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`)
+    if (values.quick && values.full)
+      throw new UsageError('--quick and --full: choose one (quick is the default)')
     const mode = values.full ? 'full' : 'quick'
     const suites = selectSuites(
       SUITES,

@@ -1,8 +1,10 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { findFloorNode } from '../../tools/packaging/src/floor-node.mjs'
+import { nodeProblem } from '../src/node-floor.js'
 import { EXIT, rttOption, startDirectory } from '../src/main.js'
 import { QUICK } from '../src/measure/budget.js'
 import { VERDICT_RULE } from '../src/report/words.js'
@@ -260,4 +262,36 @@ describe('report and figures', () => {
     expect(readFileSync(readme, 'utf8')).toContain('| authlab fast \\<\\&\\>')
     expect((await cli(['figures', '--check'], root)).code).toBe(EXIT.ok)
   })
+})
+
+describe('an older Node', () => {
+  test('is named in one line with the Node the bench needs', () => {
+    expect(nodeProblem('20.20.2', '>=22.19')).toBe(
+      "authlab-bench needs Node >= 22.19 (npm run bench runs it on the workspace's own Node); this is Node 20.20.2",
+    )
+    expect(nodeProblem('22.19.0', '>=22.19')).toBeUndefined()
+    expect(nodeProblem('26.12.1', '>=22.19')).toBeUndefined()
+  })
+
+  test('the machine’s own Node below the floor: one line and exit 2, for --help too', () => {
+    const old = findFloorNode()
+    if ('reason' in old) {
+      if (process.env.CI) throw new Error(old.reason)
+      console.log(`the bench on an older Node not run: ${old.reason}`)
+      return
+    }
+    const run = spawnSync(old.path, [BIN, '--help'], { encoding: 'utf8' })
+    expect(run.status).toBe(EXIT.usage)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/^authlab-bench needs Node >= \d+\.\d+ .*; this is Node 20\.\d+\.\d+\n$/)
+  })
+})
+
+test('--quick is accepted (quick is the default); with --full it is a usage error', async () => {
+  const quick = await cli(['--quick', '--explain', '--suite', 'lag'])
+  expect(quick).toMatchObject({ code: EXIT.ok, stderr: '' })
+  expect(quick.stdout).toBe((await cli(['--explain', '--suite', 'lag'])).stdout)
+  const both = await cli(['--quick', '--full', '--explain'])
+  expect(both.code).toBe(EXIT.usage)
+  expect(both.stderr).toMatch(/--quick and --full: choose one \(quick is the default\)/)
 })
