@@ -96,8 +96,29 @@ const asSpec = (spec: object) => spec as unknown as Spec
  * dots and an optional reference line; labels are never truncated: the chart grows to fit them.
  */
 export function barChartSpec(chart: BarChart): Spec {
-  const order = sortedLabels(chart.bars)
-  return asSpec({ $schema: SCHEMA, ...barView(chart, WIDTH, order), config: CONFIG })
+  const order = drawn(sortedLabels(chart.bars))
+  return asSpec({ $schema: SCHEMA, ...barView(bounded(chart, order), WIDTH, order), config: CONFIG })
+}
+
+/**
+ * The most rows a chart draws: past a few dozen a bar is too thin to read, and vega compiles the
+ * rows' order into one expression, which a few thousand labels overflow. Every row stays in the table.
+ */
+export const MAX_BARS = 60
+
+/** The first MAX_BARS labels of an order. */
+const drawn = (order: readonly string[]) => order.slice(0, MAX_BARS)
+
+/** A chart of the bars whose labels `order` keeps, its title saying how many of how many it draws. */
+function bounded(chart: BarChart, order: readonly string[]): BarChart {
+  const total = chart.bars.length
+  if (order.length >= total) return chart
+  const kept = new Set(order)
+  return {
+    ...chart,
+    title: `${chart.title} (the first ${order.length} of ${total.toLocaleString('en-US')} rows; the table has every row)`,
+    bars: uniqueLabels(chart.bars).filter((bar) => kept.has(bar.label)),
+  }
 }
 
 /** Labels by decreasing value: the order of the rows in every panel that shares them. */
@@ -190,10 +211,13 @@ function barView(
 /** Two bar charts side by side on the same rows: e.g. login throughput beside GET /health p99. */
 export function sideBySideSpec(left: BarChart, right: BarChart): Spec {
   // Both panels list the rows in the left one's order, so a row is read across; labels only on the left.
-  const order = sortedLabels(left.bars)
+  const order = drawn(sortedLabels(left.bars))
   return asSpec({
     $schema: SCHEMA,
-    hconcat: [barView(left, WIDTH / 2, order), barView(right, WIDTH / 2, order, false)],
+    hconcat: [
+      barView(bounded(left, order), WIDTH / 2, order),
+      barView(bounded(right, order), WIDTH / 2, order, false),
+    ],
     resolve: { scale: { color: 'shared', y: 'shared' } },
     config: CONFIG,
   })
@@ -201,7 +225,11 @@ export function sideBySideSpec(left: BarChart, right: BarChart): Spec {
 
 /** One line per series with its interval band, e.g. speed-up vs K with a limit series. */
 export function lineChartSpec(chart: LineChart): Spec {
-  const values = chart.points.map((p) => ({ ...p, low: p.low ?? p.y, high: p.high ?? p.y }))
+  const series = [...new Set(chart.points.map((p) => p.series))]
+  const kept = new Set(series.slice(0, MAX_BARS))
+  const values = chart.points
+    .filter((p) => kept.has(p.series))
+    .map((p) => ({ ...p, low: p.low ?? p.y, high: p.high ?? p.y }))
   const x = {
     field: 'x',
     type: 'quantitative',
@@ -218,7 +246,10 @@ export function lineChartSpec(chart: LineChart): Spec {
   } as const
   return asSpec({
     $schema: SCHEMA,
-    title: chart.title,
+    title:
+      series.length > kept.size
+        ? `${chart.title} (the first ${kept.size} of ${series.length} series)`
+        : chart.title,
     width: WIDTH,
     height: 260,
     data: { values },

@@ -6,7 +6,7 @@ import type { ResultsFile } from '../results/results.js'
 import type { Ratio, Row } from '../types.js'
 import { adviceFigures, costsFigures } from './advice-readme.js'
 import { BEST_ID, CLAIMS, type ClaimPart, FRAMEWORK_DEFAULTS } from './claims.js'
-import { fileNamePart, markdownCode, markdownText } from './escape.js'
+import { chartFileName, markdownCode, markdownText } from './escape.js'
 import { groupRows, inSummary } from './format.js'
 import { type HeldRow, heldRatio, heldRows, heldValue } from './held.js'
 import { runtimesFigures } from './runtimes-figures.js'
@@ -133,7 +133,7 @@ export function summaryFigures(
     // GET /health p99) says more than the ids-in-framework ratios.
     const charts = suiteCharts(suite, latest.environment.cores)
     const chart = charts.find((c) => c.name.startsWith('login')) ?? charts[0]
-    const svg = chart && join(dir, `${stem}-${fileNamePart(suite.name)}-${fileNamePart(chart.name)}.svg`)
+    const svg = chart && join(dir, chartFileName(stem, suite.name, chart.name))
     if (chart && svg && existsSync(join(root, svg)))
       out.push('', `![${markdownText(chart.title)}](${join(toRoot, svg)})`)
     // The groups a summary shows; the rest are one link away in the run's report.

@@ -3,7 +3,7 @@ import { InvalidOptionError } from '@authlab/core'
 import { writeRegularFile } from '../files/regular.js'
 import type { ResultsFile } from '../results/results.js'
 import { renderSvg } from './charts.js'
-import { fileNamePart } from './escape.js'
+import { chartFileName } from './escape.js'
 import { renderRunHtml } from './html-run.js'
 import { renderMarkdown } from './markdown.js'
 import { suiteCharts } from './suite-charts.js'
@@ -28,7 +28,7 @@ export async function writeReports(results: ResultsFile, dir: string, stem: stri
   for (const suite of results.suites) {
     const names: string[] = []
     for (const chart of suiteCharts(suite, results.environment.cores)) {
-      const name = `${stem}-${fileNamePart(suite.name)}-${fileNamePart(chart.name)}.svg`
+      const name = chartFileName(stem, suite.name, chart.name)
       write(name, await renderSvg(chart.spec))
       names.push(name)
     }

@@ -3,7 +3,7 @@ import { CONTROL_FLAG } from '../measure/verdict.js'
 import type { ResultsFile, SuiteRecord } from '../results/results.js'
 import type { Row } from '../types.js'
 import { adviceSection } from './advice-report.js'
-import { renderSvg, type Strip, stripSpec } from './charts.js'
+import { MAX_BARS, renderSvg, type Strip, stripSpec } from './charts.js'
 import { formatNumber, formatRatio, groupRows, isWarning, runtimeOf, tableOf } from './format.js'
 import { type HtmlCell, type HtmlSection, type HtmlTable, renderHtml } from './html.js'
 import { suiteCharts } from './suite-charts.js'
@@ -56,7 +56,8 @@ function stripOf(row: Row): Omit<Strip, 'domain'> | undefined {
  */
 async function stripCells(rows: readonly Row[]): Promise<HtmlCell[]> {
   const cells: HtmlCell[] = []
-  for (const strip of rows.map(stripOf)) {
+  // As many strips as a chart has bars: past that the table's numbers say it, and each strip is a render.
+  for (const strip of rows.slice(0, MAX_BARS).map(stripOf)) {
     if (!strip) {
       cells.push('')
       continue
@@ -94,7 +95,10 @@ async function groupTable(group: string, rows: readonly Row[]): Promise<HtmlTabl
     columns: insert(headers, 'rounds'),
     rows: cells.map((row, i) => insert<HtmlCell>(row, strips[i] ?? '')),
     flagged,
-    notes: flagNotes(rows),
+    notes: [
+      ...(rows.length > MAX_BARS ? [`Rounds drawn for the first ${MAX_BARS} of ${rows.length} rows.`] : []),
+      ...flagNotes(rows),
+    ],
   }
 }
 
