@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EXIT } from '../src/main.js'
-import type { ResultsFile } from '../src/results/results.js'
+import type { ResultsFile } from '../src/model/types.js'
 import { cli, syntheticResults, tempDir, writeJson } from './fixtures.js'
 
 // Results files are untrusted input: anyone can hand one to report, compare, spread or figures.

@@ -1,9 +1,10 @@
 import { expect, test } from 'vitest'
-import { selectSuites } from '../src/run.js'
-import { SUITES } from '../src/suites/index.js'
+import { selectSuites } from '../src/harness/suites.js'
+import { allSuites } from './fixtures.js'
 
-test('the default run is the quick suites; server suites run only when named', () => {
-  expect(selectSuites(SUITES, undefined).map((s) => s.name)).toEqual([
+test('the suites are found, in run order; the default run is the quick ones; server suites run only when named', async () => {
+  const suites = await allSuites()
+  expect(selectSuites(suites, undefined).map((s) => s.name)).toEqual([
     'ids',
     'hash',
     'lag',
@@ -11,5 +12,5 @@ test('the default run is the quick suites; server suites run only when named', (
     'stretch',
     'ids-in-fastify',
   ])
-  expect(selectSuites(SUITES, ['http', 'stores']).map((s) => s.name)).toEqual(['http', 'stores'])
+  expect(selectSuites(suites, ['http', 'stores']).map((s) => s.name)).toEqual(['http', 'stores'])
 })

@@ -7,8 +7,7 @@ import {
   type IdGeneratorInfo,
   UnsupportedRuntimeError,
 } from '@authlab/core'
-import type { IdCandidate } from '../types.js'
-import type { Skipped } from './candidates.js'
+import type { IdCandidate, Skipped } from '../model/candidates.js'
 
 const { randomUUID } = nodeCrypto
 

@@ -1,7 +1,7 @@
 import * as vega from 'vega'
 import * as vl from 'vega-lite'
-import { CONTROL_FLAG, MIN_EFFECT_PCT } from '../measure/verdict.js'
 import { xmlDocument } from './escape.js'
+import { SERIES } from './words.js'
 
 /** One bar: a figure, its interval when it has one, and the series it belongs to (the legend). */
 export interface Bar {
@@ -43,16 +43,6 @@ export interface LineChart {
 
 // Okabe–Ito: distinguishable with the common colour-vision deficiencies.
 const PALETTE = ['#0072b2', '#999999', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#f0e442']
-/** Series every chart colours the same way, so a reader learns the legend once. */
-export const SERIES = {
-  decided: 'better or worse',
-  same: `same (within ±${MIN_EFFECT_PCT} %)`,
-  undecided: 'undecided (interval straddles the margin)',
-  baseline: 'baseline',
-  control: CONTROL_FLAG,
-  ceiling: 'INSECURE ceiling',
-  flagged: 'flagged ⚠ (see table)',
-} as const
 const SERIES_COLOURS: Record<string, string> = {
   [SERIES.decided]: '#0072b2',
   [SERIES.same]: '#56b4e9',
