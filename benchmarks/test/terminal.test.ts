@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { findings } from '../src/advice/findings.js'
+import { portableHashers } from '../src/advice/portable.js'
 import { stderrProgress, timeLeftMs } from '../src/harness/progress.js'
 import { hasFlag, RESULTS_FORMAT, type ResultsFile, type Row } from '../src/model/types.js'
 import { findingPartText } from '../src/report/format.js'
@@ -14,6 +15,7 @@ import {
   useColor,
   wrap,
 } from '../src/report/terminal.js'
+import { renderAdvice } from '../src/report/terminal-advice.js'
 import { readResults } from '../src/stats/decide.js'
 import { reportOptions, syntheticResults } from './fixtures.js'
 
@@ -233,5 +235,62 @@ describe('the terminal summarises; the reports hold every table', () => {
     expect(text).toMatch(new RegExp(`--wide adds ${settings.size} tables and \\d+ notes?\\n`))
     const wide = terminal(hash, { color: false, wide: true })
     for (const group of settings) expect(wide).toContain(group)
+  })
+})
+
+describe('what a default run prints', () => {
+  const runs = realRuns().filter(({ results }) => results.suites.some((s) => s.name === 'ids-in-fastify'))
+  const options = { color: false, wide: false, width: COMPACT_WIDTH }
+  /** The whole terminal output of a run, as runBench prints it. */
+  const printed = (results: ResultsFile) =>
+    [
+      renderRule(options),
+      ...results.suites.map((s) => terminal(s, options)),
+      renderAdvice(results, portableHashers(join(HERE, '..', '..')), options),
+      renderFindings(results, options),
+    ].join('')
+
+  test('fits 120 lines, and ends with the findings', () => {
+    expect(runs.length).toBeGreaterThan(0)
+    for (const { file, results } of runs) {
+      const lines = printed(results).trimEnd().split('\n')
+      expect(lines.length, file).toBeLessThanOrEqual(120)
+      expect(printed(results)).toMatch(/What this run found\n(- .*\n( {2}.*\n)*)+$/)
+    }
+  })
+
+  test('every table names the baseline of each ratio: in its title, or marked and named under it', () => {
+    for (const { results } of runs) {
+      for (const suite of results.suites) {
+        const text = terminal(suite, options)
+        const shown = suite.rows.filter(inTerminal).filter((r) => !hasFlag(r, 'control') && r.ratios[0])
+        for (const row of shown) {
+          const baseline = (row.ratios[0] as Ratio).baseline
+          // The row's line: its label whole, or cut with an ellipsis.
+          const line = text.split('\n').find((l) => {
+            const shown = l.slice(2).split('  ')[0] ?? ''
+            return shown === row.label || (shown.endsWith('…') && row.label.startsWith(shown.slice(0, -1)))
+          }) as string
+          // Its table's title: the line above the table's header.
+          const above = text.slice(0, text.indexOf(line)).split('\n')
+          const title = above[above.findLastIndex((l) => l.startsWith('  candidate')) - 1] ?? ''
+          if (title.includes(`× vs ${baseline.slice(0, 30)}`)) continue
+          const mark = /[¹²³⁴⁵⁶⁷⁸⁹]/.exec(line)?.[0]
+          expect(mark, `${suite.name}: ${row.label} ÷ ${baseline}`).toBeDefined()
+          expect(text).toContain(`${mark} × vs ${baseline}`)
+        }
+      }
+    }
+  })
+
+  test('a failed round is shown in the compact output, with its candidate and reason', () => {
+    const [ids] = syntheticResults().suites
+    const failed = {
+      ...(ids as ResultsFile['suites'][number]),
+      failures: [{ candidate: 'ref:randomUUIDv7', reason: 'TypeError: Cannot redefine property: info' }],
+    }
+    expect(terminal(failed, options)).toContain(
+      '⚠ ref:randomUUIDv7: a round failed (TypeError: Cannot redefine property: info)',
+    )
   })
 })

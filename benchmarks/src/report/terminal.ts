@@ -91,11 +91,17 @@ function groupLines(
       .map((c, i) => (i === 0 ? c + pad(c, i) : pad(c, i) + c))
       .join('  ')
       .trimEnd()
-  const title = [table.baseline ? `${group} · × vs ${table.baseline}` : group]
-    .concat(controls.map((c) => `A/A ${readingText(readingOf(c))}`))
-    .join(' · ')
+  // The group's name gives way: the baseline and the control's verdict are what the rows are read by.
+  const tail = [
+    ...(table.baseline ? [`× vs ${table.baseline}`] : []),
+    ...controls.map((c) => `A/A ${readingText(readingOf(c))}`),
+  ]
+  const said = tail.map((t) => ` · ${t}`).join('')
+  const title = options.wide
+    ? `  ${group}${said}`
+    : fit(`${fit(`  ${group}`, Math.max(20, width - [...said].length))}${said}`, width)
   return [
-    paint('bold', options.wide ? `  ${title}` : fit(`  ${title}`, width)),
+    paint('bold', title),
     `  ${paint('bold', line(headers))}`,
     ...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`),
     ...table.notes.map((n) => paint('dim', fit(`  ${n}`, width))),
