@@ -95,7 +95,9 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     expect(decide(tight, wide, true, options, runs(tight, wide)).verdict).toBe('same')
     expect(decide(tight, wide, true, options, runs(tight, wide)).p).toBeLessThan(0.01)
   })
+})
 
+describe('decide: what one run a side can and cannot show', () => {
   test('fewer than 5 rounds on a side is undecided, never a regression', () => {
     expect(decide([2.5, 2.5, 2.5], [1, 1, 1], true, options).verdict).toBe('undecided')
   })

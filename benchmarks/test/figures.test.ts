@@ -171,99 +171,100 @@ describe('a block over several consecutive runs', () => {
   })
 })
 
-describe('findings', () => {
-  const inFastifyRatio = () => ratioOf('x', roundsAround(1.02, 0.05))
-  /** A run with bcryptjs ÷ native bcrypt at cost 10 (hash and verify) and bcrypt's K=2 scaling. */
-  const withClaims = (hash: number, verify: number): ResultsFile => {
-    const run = syntheticResults()
-    const base = { unit: 'CPU ms', higherIsBetter: false, details: {}, flags: [], value: 70 }
-    const hashRow = (op: string, value: number) => ({
-      ...base,
-      suite: 'hash',
-      group: `bcrypt cost 10 · ${op}`,
-      key: { setting: 'bcrypt:cost=10', operation: op },
-      candidate: '@authlab/hash-bcryptjs',
-      label: 'bcrypt (pure JS)',
-      ratios: [ratioOf({ label: 'bcrypt (native C)', against: '@authlab/hash-bcrypt' }, roundsAround(value))],
-    })
-    const scaling = {
-      ...base,
-      suite: 'concurrency',
-      group: 'K=2',
-      key: { setting: 'K=2', operation: 'hash' },
-      candidate: '@authlab/hash-bcrypt',
-      label: 'bcrypt (native C)',
-      ratios: [
-        ratioOf('limit', roundsAround(0.97)),
-        ratioOf({ label: 'K=1 (scaling)', against: 'K=1' }, roundsAround(1.9)),
-      ],
-    }
-    // bcryptjs on the main thread: about 1× one at a time, half of the 2-core limit.
-    const flat = {
-      ...scaling,
-      candidate: '@authlab/hash-bcryptjs',
-      label: 'bcrypt (pure JS)',
-      details: { 'limit min(K, cores)': 2 },
-      ratios: [ratioOf({ label: 'K=1 (scaling)', against: 'K=1' }, roundsAround(1.0))],
-    }
-    // The lag suite: a main-thread hasher against native and against workers, an offloading one against native.
-    const lag = (candidate: string, label: string, runsOn: string, ratios: Ratio[]) => ({
-      ...base,
-      suite: 'lag',
-      group: 'event-loop delay while hashing',
-      key: { setting: 'defaults', operation: 'hash' },
-      candidate,
-      label,
-      details: { 'runs on': runsOn },
-      ratios,
-    })
-    const blocking = lag('@authlab/hash-wasm', 'argon2id (WASM)', 'main-thread', [
-      ratioOf({ label: 'argon2id (Rust)', against: '@authlab/hash-argon2' }, roundsAround(0.02)),
-      ratioOf({ label: 'argon2id (WASM) on workers', against: '@authlab/hash-worker' }, roundsAround(0.021)),
-    ])
-    const offloaded = lag('@authlab/hash-worker', 'argon2id (WASM) on workers', 'worker', [
-      ratioOf({ label: 'argon2id (Rust)', against: '@authlab/hash-argon2' }, roundsAround(0.96)),
-    ])
-    // Inside @fastify/session: authlab fast about 2 % above its default, rounds ±2.5 %.
-    const inFastify = {
-      ...base,
-      suite: 'ids-in-fastify',
-      group: 'ids-in-framework · fastify',
-      key: { setting: 'fastify', operation: 'request' },
-      candidate: '@authlab/id-fast',
-      label: 'authlab fast',
-      // The suite judges this comparison at ±10 % (src/…/ids-scenario.ts), and writes so on the ratio.
-      ratios: [
-        ratioOf(
-          {
-            label: "@fastify/session's default idGenerator [ref]",
-            against: 'ref:fastify-session',
-            margin: 10,
-          },
-          roundsAround(1.02, 0.05),
-        ),
-      ],
-    }
-    const rows = [
-      hashRow('hash', hash),
-      hashRow('verify', verify),
-      scaling,
-      flat,
-      blocking,
-      offloaded,
-      inFastify,
-    ]
-    const suite = {
-      name: 'hash',
-      description: 'd',
-      method: '',
-      processRounds: false,
-      notes: [],
-      failures: [],
-      rows,
-    }
-    return { ...run, suites: [...run.suites, suite] }
+const inFastifyRatio = () => ratioOf('x', roundsAround(1.02, 0.05))
+/** A run with bcryptjs ÷ native bcrypt at cost 10 (hash and verify) and bcrypt's K=2 scaling. */
+const withClaims = (hash: number, verify: number): ResultsFile => {
+  const run = syntheticResults()
+  const base = { unit: 'CPU ms', higherIsBetter: false, details: {}, flags: [], value: 70 }
+  const hashRow = (op: string, value: number) => ({
+    ...base,
+    suite: 'hash',
+    group: `bcrypt cost 10 · ${op}`,
+    key: { setting: 'bcrypt:cost=10', operation: op },
+    candidate: '@authlab/hash-bcryptjs',
+    label: 'bcrypt (pure JS)',
+    ratios: [ratioOf({ label: 'bcrypt (native C)', against: '@authlab/hash-bcrypt' }, roundsAround(value))],
+  })
+  const scaling = {
+    ...base,
+    suite: 'concurrency',
+    group: 'K=2',
+    key: { setting: 'K=2', operation: 'hash' },
+    candidate: '@authlab/hash-bcrypt',
+    label: 'bcrypt (native C)',
+    ratios: [
+      ratioOf('limit', roundsAround(0.97)),
+      ratioOf({ label: 'K=1 (scaling)', against: 'K=1' }, roundsAround(1.9)),
+    ],
   }
+  // bcryptjs on the main thread: about 1× one at a time, half of the 2-core limit.
+  const flat = {
+    ...scaling,
+    candidate: '@authlab/hash-bcryptjs',
+    label: 'bcrypt (pure JS)',
+    details: { 'limit min(K, cores)': 2 },
+    ratios: [ratioOf({ label: 'K=1 (scaling)', against: 'K=1' }, roundsAround(1.0))],
+  }
+  // The lag suite: a main-thread hasher against native and against workers, an offloading one against native.
+  const lag = (candidate: string, label: string, runsOn: string, ratios: Ratio[]) => ({
+    ...base,
+    suite: 'lag',
+    group: 'event-loop delay while hashing',
+    key: { setting: 'defaults', operation: 'hash' },
+    candidate,
+    label,
+    details: { 'runs on': runsOn },
+    ratios,
+  })
+  const blocking = lag('@authlab/hash-wasm', 'argon2id (WASM)', 'main-thread', [
+    ratioOf({ label: 'argon2id (Rust)', against: '@authlab/hash-argon2' }, roundsAround(0.02)),
+    ratioOf({ label: 'argon2id (WASM) on workers', against: '@authlab/hash-worker' }, roundsAround(0.021)),
+  ])
+  const offloaded = lag('@authlab/hash-worker', 'argon2id (WASM) on workers', 'worker', [
+    ratioOf({ label: 'argon2id (Rust)', against: '@authlab/hash-argon2' }, roundsAround(0.96)),
+  ])
+  // Inside @fastify/session: authlab fast about 2 % above its default, rounds ±2.5 %.
+  const inFastify = {
+    ...base,
+    suite: 'ids-in-fastify',
+    group: 'ids-in-framework · fastify',
+    key: { setting: 'fastify', operation: 'request' },
+    candidate: '@authlab/id-fast',
+    label: 'authlab fast',
+    // The suite judges this comparison at ±10 % (src/…/ids-scenario.ts), and writes so on the ratio.
+    ratios: [
+      ratioOf(
+        {
+          label: "@fastify/session's default idGenerator [ref]",
+          against: 'ref:fastify-session',
+          margin: 10,
+        },
+        roundsAround(1.02, 0.05),
+      ),
+    ],
+  }
+  const rows = [
+    hashRow('hash', hash),
+    hashRow('verify', verify),
+    scaling,
+    flat,
+    blocking,
+    offloaded,
+    inFastify,
+  ]
+  const suite = {
+    name: 'hash',
+    description: 'd',
+    method: '',
+    processRounds: false,
+    notes: [],
+    failures: [],
+    rows,
+  }
+  return { ...run, suites: [...run.suites, suite] }
+}
+
+describe('findings', () => {
   const findings = (runs: readonly ResultsFile[]) => {
     const files = runs.map((_, i) => `benchmarks/results/run${i}.json`)
     const readme = `<!-- figures from ${files.join(',')} findings -->\n<!-- /figures -->\n`

@@ -182,6 +182,47 @@ export function roundsAround(center: number, spread = 0.02, n = 7): number[] {
 
 const UUID = { label: 'crypto.randomUUID() [ref]', against: 'ref:randomUUID' }
 
+/** The synthetic ids suite's rows: a baseline, a decided candidate, a flagged one and the A/A control. */
+function syntheticIdRows(): Row[] {
+  return [
+    row({
+      candidate: 'ref:randomUUID',
+      label: UUID.label,
+      value: 4_000_000,
+      rounds: roundsAround(4_000_000),
+      ratios: [ratioOf(UUID, roundsAround(1, 0))],
+      details: { 'ns/ID': 250 },
+      flags: [{ kind: 'baseline' }],
+    }),
+    row({
+      candidate: '@authlab/id-fast',
+      label: 'authlab fast <&>',
+      value: 10_000_000,
+      rounds: roundsAround(10_000_000),
+      ratios: [ratioOf(UUID, roundsAround(2.5))],
+      details: { 'ns/ID': 100 },
+    }),
+    row({
+      candidate: '@authlab/id-random-int',
+      label: 'randomInt | per char',
+      value: 300_000,
+      rounds: roundsAround(300_000, 0.02, 3),
+      ratios: [ratioOf(UUID, roundsAround(0.075, 0.02, 3))],
+      details: { 'ns/ID': 3333.3 },
+      flags: [{ kind: 'above-limit', limit: 1, low: 1.1, high: 1.2 }],
+    }),
+    row({
+      candidate: 'ref:randomUUID (A/A)',
+      label: `${UUID.label} [A/A control]`,
+      value: 4_010_000,
+      rounds: roundsAround(4_010_000),
+      ratios: [ratioOf(UUID, roundsAround(1.01))],
+      details: { 'ns/ID': 249 },
+      flags: [{ kind: 'control' }],
+    }),
+  ]
+}
+
 /** A fixed results file (no clock, no machine): the reporters' golden files are rendered from it. */
 export function syntheticResults(): ResultsFile {
   return {
@@ -216,43 +257,7 @@ export function syntheticResults(): ResultsFile {
         processRounds: true,
         notes: ['Each sample times 1000 IDs.'],
         failures: [],
-        rows: [
-          row({
-            candidate: 'ref:randomUUID',
-            label: UUID.label,
-            value: 4_000_000,
-            rounds: roundsAround(4_000_000),
-            ratios: [ratioOf(UUID, roundsAround(1, 0))],
-            details: { 'ns/ID': 250 },
-            flags: [{ kind: 'baseline' }],
-          }),
-          row({
-            candidate: '@authlab/id-fast',
-            label: 'authlab fast <&>',
-            value: 10_000_000,
-            rounds: roundsAround(10_000_000),
-            ratios: [ratioOf(UUID, roundsAround(2.5))],
-            details: { 'ns/ID': 100 },
-          }),
-          row({
-            candidate: '@authlab/id-random-int',
-            label: 'randomInt | per char',
-            value: 300_000,
-            rounds: roundsAround(300_000, 0.02, 3),
-            ratios: [ratioOf(UUID, roundsAround(0.075, 0.02, 3))],
-            details: { 'ns/ID': 3333.3 },
-            flags: [{ kind: 'above-limit', limit: 1, low: 1.1, high: 1.2 }],
-          }),
-          row({
-            candidate: 'ref:randomUUID (A/A)',
-            label: `${UUID.label} [A/A control]`,
-            value: 4_010_000,
-            rounds: roundsAround(4_010_000),
-            ratios: [ratioOf(UUID, roundsAround(1.01))],
-            details: { 'ns/ID': 249 },
-            flags: [{ kind: 'control' }],
-          }),
-        ],
+        rows: syntheticIdRows(),
       },
       {
         name: 'lag',

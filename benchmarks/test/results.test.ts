@@ -64,7 +64,9 @@ describe('results file', () => {
     expect(printed).toContain('temporary counter')
     // Seven measuring processes: seconds on a quiet box, a minute or more when the shared box is saturated.
   }, 240_000)
+})
 
+describe('the suites of a run, in order', () => {
   test('a suite that spreads its rounds runs the suites after it halfway through, and keeps its place in the results', async () => {
     const events: string[] = []
     const suite = (name: string, spreadsRounds = false): AnySuite =>
@@ -112,7 +114,9 @@ describe('results file', () => {
     ])
     expect(results.suites.map((s) => s.name)).toEqual(['a', 'b', 'c'])
   })
+})
 
+describe('results files read back', () => {
   test('the synthetic fixture is valid, and each kind of damage is named', () => {
     const good = syntheticResults()
     expect(schemaErrors(good)).toEqual([])

@@ -189,7 +189,9 @@ describe('hashing suites on synthetic hashers', () => {
     expect(rows[2]?.ratios[0]?.verdict).toBe('undecided')
     expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
   })
+})
 
+describe('hashing suites: what they leave out, and why', () => {
   test('a variant at a cost setting is left to that setting’s table in the hash suite, kept in lag', async () => {
     let created = 0
     const variant: HashCandidate = {
@@ -257,7 +259,9 @@ describe('hashing suites on synthetic hashers', () => {
     const predicted = /syn-bcrypt-work \(.*12.*\) \((\d+\.\d) s\)/.exec(note ?? '')?.[1]
     expect(Number(predicted)).toBeGreaterThanOrEqual(0.1)
   })
+})
 
+describe('hashing suites: work predicts a call within one algorithm', () => {
   test('work predicts a call only within one algorithm: a package implementing two is timed in both', async () => {
     // 5 ms per bcrypt call at 2^10 units would predict 1.3 s for scrypt's 2^18: units of different
     // algorithms are not comparable, and the scrypt setting must be called.

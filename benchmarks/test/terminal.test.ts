@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { findings } from '../src/advice/findings.js'
 import { portableHashers } from '../src/advice/portable.js'
 import { stderrProgress, timeLeftMs } from '../src/harness/progress.js'
-import { hasFlag, RESULTS_FORMAT, type ResultsFile, type Row } from '../src/model/types.js'
+import { hasFlag, type Ratio, RESULTS_FORMAT, type ResultsFile, type Row } from '../src/model/types.js'
 import { findingPartText } from '../src/report/format.js'
 import {
   COMPACT_WIDTH,

@@ -82,7 +82,9 @@ describe('verdicts separate direction from precision', () => {
       `same (±${MIN_EFFECT_PCT} %)`,
     )
   })
+})
 
+describe('intervals that hold from run to run', () => {
   test('the interval covers the next run’s median in ≥ 85 % of runs, run-to-run shift included (an interval of this run’s median alone does not)', () => {
     const random = seededRandom(11)
     let covered = 0

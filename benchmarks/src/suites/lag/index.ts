@@ -120,8 +120,7 @@ export const suite = defineSuite<LagBudget>({
   order: 30,
   description:
     'Event-loop delay (max, p99), timer ticks completed per hash and event-loop utilization while each hasher runs hashes back to back at its defaults, over interleaved rounds, as per-round ratios of the loop-free share (1 ms timer ticks × 1 ms ÷ hashing time) to the native implementation of the same algorithm and, for a hasher that holds the main thread, to the same algorithm on workers.',
-  baseline:
-    'the native implementation of the same algorithm; for a main-thread hasher also the same algorithm on workers (ratios of the loop-free share)',
+  baseline: 'native; a main-thread hasher also the algorithm on workers',
   budget: {
     quick: { rounds: 5, timeMs: 150, minHashes: 1, callCapMs: 400, race: { maxRounds: 16, budgetMs: 8_000 } },
     full: {
