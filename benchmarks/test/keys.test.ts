@@ -144,3 +144,9 @@ describe('every committed results file, read through the one migration of older 
       }
   })
 })
+
+test('the claims name the stretch suite’s settings as the suite writes them', async () => {
+  const { ONEPW } = await import('../src/advice/claims.js')
+  const { STRETCH_SETTINGS } = await import('../src/suites/stretch/jobs.js')
+  expect(ONEPW).toEqual({ pbkdf2: STRETCH_SETTINGS.pbkdf2, chain: STRETCH_SETTINGS.chain })
+})

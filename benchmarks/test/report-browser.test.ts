@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { launchBrowser } from '@authlab/runtimes'
 import { requireRuntime, skipReason } from '@authlab/runtimes/availability'
 import { expect, test } from 'vitest'
-import { runBench } from '../src/harness/run.js'
+import { runBench } from '../src/commands/run-bench.js'
 import { findRuns, renderIndexHtml } from '../src/report/html-index.js'
 import { benchOptions, capped, tempDir, tinySuites } from './fixtures.js'
 

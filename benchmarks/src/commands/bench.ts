@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url'
 import { parseDurationMs } from '@authlab/stretch-helper'
 import { installedVersion } from '@authlab/workspace'
 import { stderrProgress } from '../harness/progress.js'
-import { runBench } from '../harness/run.js'
 import type { AnySuite, Mode } from '../harness/suite.js'
 import { selectSuites } from '../harness/suites.js'
 import { COMPACT_WIDTH, useColor, wrap } from '../report/terminal.js'
 import { VERDICT_RULE } from '../report/words.js'
 import { parseRuntimes, portableSuites } from '../runtimes/across.js'
 import { type Command, EXIT, type Invocation, UsageError } from './command.js'
+import { runBench } from './run-bench.js'
 
 /** The benchmarks workspace directory (this file lives in src/commands or dist/commands). */
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')

@@ -3,11 +3,11 @@
  * src/suites/<name>/): what it measures, its budgets, its method text, its run and its view. The harness
  * does the rest: discovery, placement, rounds, progress, the results file and every report.
  */
+import type { EntryCandidate } from '@authlab/runtimes/entry'
 import type { LoadedPackage } from '@authlab/workspace'
 import type { Candidates } from '../model/candidates.js'
-import type { Row } from '../model/types.js'
+import type { Row, SuiteKey } from '../model/types.js'
 import type { SuiteView } from '../model/view.js'
-import type { RuntimeGroup } from '../runtimes/group.js'
 
 /** Extra rounds for undecided comparisons: `maxRounds` in all, within `budgetMs` of wall time. Absent: fixed rounds. */
 export interface RaceBudget {
@@ -55,6 +55,24 @@ export interface SuiteResult {
   readonly rows: readonly SuiteRow[]
   /** What this run found that a reader needs beside the method: a skipped configuration, a pin. */
   readonly notes: readonly string[]
+}
+
+/** A candidate inside another runtime: a module and the call the generated entry times. */
+export interface RuntimeCandidate extends EntryCandidate {
+  readonly label: string
+  /** Left out, with the reason noted, when the runtime cannot load it (a framework's Node-only code). */
+  readonly optional?: boolean
+}
+
+/** Candidates measured together in interleaved rounds, with the one their ratios divide by. */
+export interface RuntimeGroup {
+  readonly group: string
+  readonly key: SuiteKey
+  readonly unit: string
+  readonly baseline: string
+  readonly candidates: readonly RuntimeCandidate[]
+  /** References of another runtime this group leaves out, each with why. */
+  readonly notes?: readonly string[]
 }
 
 /** How a suite runs inside other runtimes (`--runtime`): its groups there and their rounds. */

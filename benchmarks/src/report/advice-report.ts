@@ -1,7 +1,7 @@
-import { type AdviceRow, adviceRows } from '../advice/advice.js'
 import { settingCosts } from '../advice/costs.js'
 import type { ResultsFile } from '../model/types.js'
 import { tradeOffSpec } from './advice-chart.js'
+import { type AdviceRow, adviceRows } from './advice-table.js'
 import { renderSvg } from './charts.js'
 import { COST_HEADERS, costCells, nonLinearLines, referenceLines, sortedCosts } from './costs-table.js'
 import type { Section } from './document.js'

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path'
-import { adviceRows } from '../advice/advice.js'
 import { settingCosts } from '../advice/costs.js'
 import { ADVICE_COLUMNS, adviceCells } from './advice-report.js'
+import { adviceRows } from './advice-table.js'
 import { COST_HEADERS, costCells, nonLinearLines, referenceLines, sortedCosts } from './costs-table.js'
 import { markdownText } from './escape.js'
 import { alignedTable } from './markdown.js'

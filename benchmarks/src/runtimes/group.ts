@@ -4,27 +4,9 @@
  * divide by. Each portable suite says its own groups (its folder's runtimes.ts); these are the parts
  * they share.
  */
-import type { EntryCandidate } from '@authlab/runtimes/entry'
 import { factoryOf, hashOptions, type LoadedPackage, nodeEngineProblem } from '@authlab/workspace'
 import { BENCH_PASSWORD } from '../discover/settings.js'
-import type { SuiteKey } from '../model/types.js'
-
-export interface RuntimeCandidate extends EntryCandidate {
-  readonly label: string
-  /** Left out, with the reason noted, when the runtime cannot load it (a framework's Node-only code). */
-  readonly optional?: boolean
-}
-
-/** Candidates measured together in interleaved rounds, with the one their ratios divide by. */
-export interface RuntimeGroup {
-  readonly group: string
-  readonly key: SuiteKey
-  readonly unit: string
-  readonly baseline: string
-  readonly candidates: readonly RuntimeCandidate[]
-  /** References of another runtime this group leaves out, each with why. */
-  readonly notes?: readonly string[]
-}
+import type { RuntimeCandidate, RuntimeGroup } from '../harness/suite.js'
 
 /**
  * What a runtime has built in and no package wraps, measured as a reference in that runtime's column
@@ -86,4 +68,5 @@ export function withBaseline(
   return [{ ...group, baseline: base.id, candidates: [...sorted, control(base)] }]
 }
 
+export type { RuntimeCandidate, RuntimeGroup }
 export { control as runtimeControl }

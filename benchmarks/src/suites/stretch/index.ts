@@ -4,23 +4,17 @@ import { CONTROL_SUFFIX, controlOf, message } from '../../harness/rows.js'
 import { timePairs, timeRound } from '../../harness/sample.js'
 import {
   defineSuite,
-  type RoundsBudget,
   type SuiteContext,
   type SuiteDeclaration,
   type SuiteResult,
 } from '../../harness/suite.js'
 import type { Candidates } from '../../model/candidates.js'
 import { summarizeRatio } from '../../stats/verdict.js'
-import { type Chain, type Job, localJobs, remoteJobs, warmUp } from './jobs.js'
+import { type Chain, type Job, localJobs, remoteJobs, type StretchBudget, warmUp } from './jobs.js'
 import { method } from './method.js'
 import { openRemoteHelper, type RemoteHelper, type StartRemote } from './remote.js'
 import { cpuRow, type Round, vsOf, wallRows } from './rows.js'
 import { portable } from './runtimes.js'
-
-/** The time each stretch job is repeated for within a round (at least one call). */
-export interface StretchBudget extends RoundsBudget {
-  readonly roundMs: number
-}
 
 /**
  * What a job is compared with: the control with the job it repeats, row [2] with the local chain whose

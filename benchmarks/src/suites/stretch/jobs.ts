@@ -2,9 +2,14 @@ import type { KeyDerivation, PasswordHasher } from '@authlab/core'
 import { nativeHashers } from '../../discover/baselines.js'
 import { BENCH_PASSWORD, type CostSetting, instantiate } from '../../discover/settings.js'
 import { message } from '../../harness/rows.js'
-import type { SuiteContext } from '../../harness/suite.js'
+import type { RoundsBudget, SuiteContext } from '../../harness/suite.js'
 import type { Candidates, HashCandidate, StretchCandidate } from '../../model/candidates.js'
 import type { RemoteHelper } from './remote.js'
+
+/** The time each stretch job is repeated for within a round (at least one call). */
+export interface StretchBudget extends RoundsBudget {
+  readonly roundMs: number
+}
 
 /** Settings of the stretch suite: the rows of Mozilla's onepw table they reproduce. */
 export const STRETCH_SETTINGS = {

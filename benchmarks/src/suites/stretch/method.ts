@@ -1,4 +1,4 @@
-import type { StretchBudget } from './index.js'
+import type { StretchBudget } from './jobs.js'
 
 export const method = (budget: StretchBudget) =>
   [

@@ -8,8 +8,7 @@ import {
   type RuntimeGroup,
   withBaseline,
 } from '../../runtimes/group.js'
-import type { StretchBudget } from './index.js'
-import { EMAIL, ONEPW_SCRYPT, PBKDF2_20K, STRETCH_SETTINGS } from './jobs.js'
+import { EMAIL, ONEPW_SCRYPT, PBKDF2_20K, STRETCH_SETTINGS, type StretchBudget } from './jobs.js'
 
 const derive = { operation: 'derive', unit: 'ops/s' } as const
 
