@@ -12,7 +12,7 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
-/** The nearest-rank q-quantile (0 < q ≤ 1) of `values`: the smallest value with at least q of them at or below it. */
+/** The nearest-rank q-quantile (0 < q ≤ 1): the smallest value with at least q of them at or below it. */
 export function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return Number.NaN
   const sorted = [...values].sort((a, b) => a - b)
@@ -42,8 +42,8 @@ export function shuffle<T>(items: readonly T[], random: () => number): T[] {
 }
 
 /**
- * The k-th smallest (from 0) of `values`, reordered so none before k is larger and none after smaller
- * (Hoare, "Algorithm 65: FIND", CACM 1961): linear on average, so a bootstrap costs its resamples, not sorts.
+ * The k-th smallest (from 0) of `values`, reordered around it (Hoare, "Algorithm 65: FIND", CACM 1961):
+ * linear on average, so a bootstrap costs its resamples, not sorts.
  */
 export function selectInPlace(values: Float64Array, k: number): number {
   let [left, right] = [0, values.length - 1]
@@ -81,23 +81,17 @@ export interface Interval {
   readonly high: number
 }
 
-const BOOTSTRAP_RESAMPLES = 2000
-
 /**
  * 95 % percentile-bootstrap interval of the median (Efron & Tibshirani, An Introduction to the Bootstrap,
  * ch. 13), seeded. With 5 rounds it is their range: the honest answer for so few.
  */
 export function medianInterval(values: readonly number[], seed = 1): Interval {
-  if (values.length === 0) return { low: Number.NaN, high: Number.NaN }
-  if (values.length === 1) return { low: values[0] as number, high: values[0] as number }
+  if (values.length <= 1) return { low: values[0] ?? Number.NaN, high: values[0] ?? Number.NaN }
   const random = seededRandom(seed)
-  const medians = Array.from({ length: BOOTSTRAP_RESAMPLES }, () =>
+  const medians = Array.from({ length: 2000 }, () =>
     median(Array.from(values, () => values[Math.floor(random() * values.length)] as number)),
   ).sort((a, b) => a - b)
-  return {
-    low: medians[Math.floor(0.025 * BOOTSTRAP_RESAMPLES)] as number,
-    high: medians[Math.ceil(0.975 * BOOTSTRAP_RESAMPLES) - 1] as number,
-  }
+  return { low: medians[50] as number, high: medians[1949] as number }
 }
 
 /** Above this many orderings the normal approximation replaces the exact null distribution. */
@@ -106,29 +100,26 @@ const EXACT_LIMIT = 2500
 /** Standard normal upper tail, Abramowitz & Stegun 26.2.17 (absolute error < 7.5e-8). */
 function normalUpperTail(z: number): number {
   const t = 1 / (1 + 0.2316419 * Math.abs(z))
-  const density = Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI)
   const poly =
     t * (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))))
-  const upper = density * poly
+  const upper = (Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI)) * poly
   return z >= 0 ? upper : 1 - upper
 }
 
 /** z with normalUpperTail(z) = tail, by bisection (the tail falls monotonically). */
 function normalQuantileUpper(tail: number): number {
   let [low, high] = [0, 10]
-  for (let i = 0; i < 60; i++) {
-    const mid = (low + high) / 2
-    if (normalUpperTail(mid) > tail) low = mid
-    else high = mid
-  }
+  for (let i = 0; i < 60; i++)
+    [low, high] =
+      normalUpperTail((low + high) / 2) > tail ? [(low + high) / 2, high] : [low, (low + high) / 2]
   return (low + high) / 2
 }
 
 /**
  * The confidence interval of the shift from a to b that inverts the Mann–Whitney test at level alpha
- * (Hodges & Lehmann 1963; Bauer 1972): the k-th smallest and k-th largest of the m·n pairwise
- * differences b − a, where k is the largest count with P(U < k) ≤ alpha ÷ 2. Exact for small samples,
- * normal approximation otherwise. An infinite interval when the samples are too small for the level.
+ * (Hodges & Lehmann 1963; Bauer 1972): the k-th smallest and k-th largest of the m·n differences b − a,
+ * k the largest count with P(U < k) ≤ alpha ÷ 2; exact for small samples, normal otherwise. Infinite
+ * when the samples are too small for the level.
  */
 export function shiftInterval(a: readonly number[], b: readonly number[], alpha: number): Interval {
   const [m, n] = [a.length, b.length]
@@ -149,14 +140,14 @@ export function shiftInterval(a: readonly number[], b: readonly number[], alpha:
 }
 
 /**
- * The m·n differences y − x (x from a, y from b) without listing them: the k-th smallest by bisection
- * over values, counting the differences at or below a value in O(m + n) on the sorted samples (the
- * sorted matrix X + Y of Frederickson & Johnson 1982, searched by value), never m·n held and sorted.
+ * The m·n differences y − x without listing them: the k-th smallest by bisection over values, counting
+ * those at or below a value in O(m + n) on the sorted samples (the sorted matrix X + Y of Frederickson &
+ * Johnson 1982, searched by value).
  */
 function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
   const xs = [...a].sort((x, y) => x - y)
   const ys = [...b].sort((x, y) => x - y)
-  const [m, n] = [xs.length, ys.length]
+  const m = xs.length
   // For each y, y − x falls as x rises, and the first x with y − x ≤ v moves right as y rises: one pass.
   const atOrBelow = (v: number): number => {
     let [count, i] = [0, 0]
@@ -180,9 +171,8 @@ function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
     kth(k: number): number {
       let low = (ys[0] as number) - (xs[m - 1] as number)
       if (atOrBelow(low) >= k) return low
-      let high = (ys[n - 1] as number) - (xs[0] as number)
-      // atOrBelow(low) < k ≤ atOrBelow(high): halve until no double lies between, within about 2,100
-      // steps for the widest finite interval (2^1024 down to 2^-1074).
+      let high = (ys.at(-1) as number) - (xs[0] as number)
+      // Halve until no double lies between (about 2,100 steps for the widest finite interval).
       for (let step = 0; step < 2200; step++) {
         const mid = low + (high - low) / 2
         if (mid <= low || mid >= high) break
@@ -202,22 +192,20 @@ function pairwiseDifferences(a: readonly number[], b: readonly number[]) {
 /** exactCounts by size: the rank test and its shift interval ask for the same sizes row after row. */
 const exactTables = new Map<string, number[]>()
 
-/** Number of orderings of m a's and n b's with each U = 0…mn (the Mann–Whitney null distribution). */
+/** Orderings of m a's and n b's with each U = 0…mn (the Mann–Whitney null distribution). */
 function exactCounts(m: number, n: number): number[] {
   const key = `${m},${n}`
   const known = exactTables.get(key)
   if (known) return known
-  // counts[i][j][u] built row by row: f(i, j, u) = f(i − 1, j, u − j) + f(i, j − 1, u).
+  // counts[i][j][u] row by row: f(i, j, u) = f(i − 1, j, u − j) + f(i, j − 1, u).
   let previous: number[][] = Array.from({ length: n + 1 }, () => [1])
   for (let i = 1; i <= m; i++) {
     const current: number[][] = [[1]]
     for (let j = 1; j <= n; j++) {
-      const size = i * j + 1
-      const row = new Array<number>(size).fill(0)
-      const left = current[j - 1] as number[]
-      const up = previous[j] as number[]
-      for (let u = 0; u < size; u++) row[u] = (left[u] ?? 0) + (u >= j ? (up[u - j] ?? 0) : 0)
-      current.push(row)
+      const [left, up] = [current[j - 1] as number[], previous[j] as number[]]
+      current.push(
+        Array.from({ length: i * j + 1 }, (_, u) => (left[u] ?? 0) + (u >= j ? (up[u - j] ?? 0) : 0)),
+      )
     }
     previous = current
   }
@@ -229,7 +217,7 @@ function exactCounts(m: number, n: number): number[] {
 export interface RankTest {
   /** Mann–Whitney U of the first sample: pairs (a, b) with a > b, ties counting ½. */
   readonly u: number
-  /** Two-sided p-value: exact for small tie-free samples, normal approximation with tie correction otherwise. */
+  /** Two-sided p-value: exact for small tie-free samples, normal with tie correction otherwise. */
   readonly p: number
 }
 
@@ -240,7 +228,7 @@ export interface RankTest {
 export function mannWhitney(a: readonly number[], b: readonly number[]): RankTest {
   const [m, n] = [a.length, b.length]
   if (m === 0 || n === 0) return { u: Number.NaN, p: 1 }
-  // U from the rank sum of a (mid-ranks for ties): the same count as over every pair, in O(N log N).
+  // U from the rank sum of a (mid-ranks for ties), in O(N log N).
   const all = [...a.map((value) => ({ value, first: true })), ...b.map((value) => ({ value, first: false }))]
   all.sort((x, y) => x.value - y.value)
   const tieGroups: number[] = []
@@ -249,17 +237,15 @@ export function mannWhitney(a: readonly number[], b: readonly number[]): RankTes
     let j = i
     while (j < all.length && all[j]?.value === all[i]?.value) j++
     if (j - i > 1) tieGroups.push(j - i)
-    const midRank = (i + 1 + j) / 2
-    for (let t = i; t < j; t++) if (all[t]?.first) rankSum += midRank
+    for (let t = i; t < j; t++) if (all[t]?.first) rankSum += (i + 1 + j) / 2
     i = j
   }
   const u = rankSum - (m * (m + 1)) / 2
-  const small = Math.min(u, m * n - u)
   if (tieGroups.length === 0 && m * n <= EXACT_LIMIT) {
     const counts = exactCounts(m, n)
     const total = counts.reduce((s, c) => s + c, 0)
     let tail = 0
-    for (let k = 0; k <= Math.floor(small); k++) tail += counts[k] ?? 0
+    for (let k = 0; k <= Math.floor(Math.min(u, m * n - u)); k++) tail += counts[k] ?? 0
     return { u, p: Math.min(1, (2 * tail) / total) }
   }
   const N = m + n
