@@ -46,11 +46,12 @@ function table(t: Table): string[] {
       .map((cell, i) => (i === 0 && t.flagged?.[n] ? `⚠ _${cellText(cell)}_` : cellText(cell))),
   )
   // Figures align right: a column whose every filled cell starts with a number.
-  const numeric = (i: number) =>
-    i > 0 && rows.every((r) => (r[i] ?? '') === '' || /^[-+]?[\d.,]/.test(r[i] ?? ''))
+  const numeric = columns.map(
+    (_, i) => i > 0 && rows.every((r) => (r[i] ?? '') === '' || /^[-+]?[\d.,]/.test(r[i] ?? '')),
+  )
   return [
     ...(t.caption ? [`### ${markdownText(t.caption)}`, ''] : []),
-    ...alignedCells([columns.map(markdownText), ...rows], numeric),
+    ...alignedCells([columns.map(markdownText), ...rows], (i) => numeric[i] === true),
     ...(t.notes?.length ? ['', ...t.notes.map((n) => `- ${markdownText(n)}`)] : []),
   ]
 }
