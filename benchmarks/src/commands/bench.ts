@@ -1,6 +1,5 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseDurationMs } from '@authlab/stretch-helper'
 import { installedVersion } from '@authlab/workspace'
 import { stderrProgress } from '../harness/progress.js'
 import type { AnySuite, Mode } from '../harness/suite.js'
@@ -30,11 +29,13 @@ function seedOption(value: string | undefined): number {
 const MAX_RTT_MS = 5000
 
 /** `--rtt 30ms`: the simulated round trip of the stretch suite's row [2], in ms. */
-export function rttOption(
+export async function rttOption(
   value: string | undefined,
   suites: readonly Pick<AnySuite, 'name'>[],
-): number | undefined {
+): Promise<number | undefined> {
   if (value === undefined) return undefined
+  // The helper's package (a server) loads only when --rtt is given: its spellings are the helper's.
+  const { parseDurationMs } = await import('@authlab/stretch-helper')
   const ms = parseDurationMs(value, '--rtt')
   if (!Number.isInteger(ms) || ms > MAX_RTT_MS)
     throw new UsageError(`--rtt must be a whole number of ms up to ${MAX_RTT_MS / 1000}s, got "${value}"`)
@@ -93,7 +94,7 @@ async function run({ values, args, argv, io, root, startDir, suites: all }: Invo
     outDir: values.out === undefined ? resolve(PACKAGE_DIR, 'runs') : resolve(startDir, values.out),
     command: ['authlab-bench', ...argv],
     seed: seedOption(values.seed),
-    simulatedRttMs: rttOption(values.rtt, suites),
+    simulatedRttMs: await rttOption(values.rtt, suites),
     // The measuring tools as this package resolves them (the root node_modules may hold other versions).
     toolVersions: Object.fromEntries(
       ['autocannon'].map((tool) => [tool, installedVersion(PACKAGE_DIR, tool)]),

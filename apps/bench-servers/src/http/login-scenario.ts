@@ -13,7 +13,7 @@ import {
   summarizeRatio,
 } from '@authlab/benchmarks/harness'
 import type { Framework } from '@authlab/servers'
-import type { HttpBudget } from '../budget.js'
+import { type HttpBudget, PROBE_PER_SECOND } from '../budget.js'
 import { load } from './load.js'
 import { type ProbeLatency, startProbe } from './probe.js'
 import { processCpuMs } from './process-cpu.js'
@@ -75,9 +75,6 @@ export async function loginEntries(
 
 /** Logins timed on the no-hash server for the server's own work per login (after as many to warm it). */
 const OWN_WORK_LOGINS = 400
-
-/** Health checks per second while logins run: a few per cent of the servers' core (see probe.ts). */
-export const PROBE_PER_SECOND = 200
 
 /** How long the health checks' own CPU share is read on the no-hash server: 200 checks at 200/s. */
 const PROBE_SHARE_MS = 1000
