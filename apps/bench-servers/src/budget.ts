@@ -50,3 +50,8 @@ export function idsMethod(budget: HttpBudget) {
 
 /** Health checks per second while logins run: a few per cent of the servers' core (see probe.ts). */
 export const PROBE_PER_SECOND = 200
+
+/** The stores suite: concurrent sessions per cell, and the cluster comparison's minimum rounds. */
+export interface StoresBudget extends RoundsBudget {
+  readonly sessions: number
+}

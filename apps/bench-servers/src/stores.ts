@@ -1,9 +1,5 @@
-import { defineSuite, type RoundsBudget } from '@authlab/benchmarks/harness'
-
-/** The stores suite: concurrent sessions per cell, and the cluster comparison's minimum rounds. */
-export interface StoresBudget extends RoundsBudget {
-  readonly sessions: number
-}
+import { defineSuite } from '@authlab/benchmarks/harness'
+import type { StoresBudget } from './budget.js'
 
 export const storesSuite = defineSuite<StoresBudget>({
   name: 'stores',

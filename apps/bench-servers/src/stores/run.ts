@@ -9,8 +9,8 @@ import {
   STORES,
   type StoreReport,
 } from '@authlab/store-matrix'
+import type { StoresBudget } from '../budget.js'
 import { clusterThroughputRows, SECRET } from '../cluster-throughput.js'
-import type { StoresBudget } from '../stores.js'
 
 const BASELINE_STORE = 'memory'
 
