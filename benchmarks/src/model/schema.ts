@@ -48,6 +48,34 @@ const flag = record(
   ['limit', 'low', 'high', 'reason', 'rounds', 'retries', 'step', 'text'],
 )
 
+const environment = record(
+  {
+    date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T' },
+    commit: string,
+    dirty: { type: 'boolean' },
+    cpu: string,
+    cores: { type: 'integer', minimum: 1 },
+    os: string,
+    arch: string,
+    runtime: string,
+    loadAverage: numberList,
+    threadpool: string,
+    mode: { enum: ['quick', 'full'] },
+    packages: { type: 'object', additionalProperties: string },
+    runtimes: { type: 'array', items: record({ id: string, name: string, version: string }) },
+  },
+  ['runtimes'],
+)
+
+const run = record({
+  command: stringList,
+  suites: stringList,
+  filter: { type: ['string', 'null'] },
+  candidateFiles: stringList,
+  seed: { type: 'integer' },
+  loadAverageAtEnd: numberList,
+})
+
 function schema(version: 2 | 3) {
   const v2 = version === 2
   const ratio = record(
@@ -102,32 +130,8 @@ function schema(version: 2 | 3) {
   )
   return record({
     format: { const: `authlab-bench/${version}` },
-    environment: record(
-      {
-        date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T' },
-        commit: string,
-        dirty: { type: 'boolean' },
-        cpu: string,
-        cores: { type: 'integer', minimum: 1 },
-        os: string,
-        arch: string,
-        runtime: string,
-        loadAverage: numberList,
-        threadpool: string,
-        mode: { enum: ['quick', 'full'] },
-        packages: { type: 'object', additionalProperties: string },
-        runtimes: { type: 'array', items: record({ id: string, name: string, version: string }) },
-      },
-      ['runtimes'],
-    ),
-    run: record({
-      command: stringList,
-      suites: stringList,
-      filter: { type: ['string', 'null'] },
-      candidateFiles: stringList,
-      seed: { type: 'integer' },
-      loadAverageAtEnd: numberList,
-    }),
+    environment,
+    run,
     suites: { type: 'array', items: suite },
     skipped: { type: 'array', items: record({ name: string, reason: string }) },
   })
