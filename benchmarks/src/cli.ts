@@ -1,5 +1,18 @@
 #!/usr/bin/env node
-import { EXIT, main } from './main.js'
+import { readFileSync } from 'node:fs'
+import { nodeProblem } from './node-floor.js'
+
+const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  engines: { node: string }
+}
+const problem = nodeProblem(process.versions.node, manifest.engines.node)
+if (problem) {
+  process.stderr.write(`${problem}\n`)
+  process.exit(2)
+}
+
+// Imported only now: below the floor, loading the bench's modules is what fails.
+const { EXIT, main } = await import('./main.js')
 
 // `authlab-bench compare … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -2,20 +2,26 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { adviceRows, PORTABLE_HASHERS } from '../src/report/advice.js'
+import { guessesPerLoginCost, settingCosts } from '../src/advice/costs.js'
+import { portableHashers } from '../src/advice/portable.js'
+import type { ResultsFile } from '../src/model/types.js'
 import { tradeOffCharts } from '../src/report/advice-chart-files.js'
-import { costsText } from '../src/report/advice-costs.js'
-import { guessesPerLoginCost, settingCosts } from '../src/report/advice-data.js'
-import { adviceTerminal } from '../src/report/advice-report.js'
-import { figureBlocks } from '../src/report/figures.js'
-import { renderRunHtml } from '../src/report/html-run.js'
-import { type ResultsFile, readResults } from '../src/results/results.js'
+import { adviceRows } from '../src/report/advice-table.js'
+import { costsText } from '../src/report/costs-table.js'
+import { renderRunHtml } from '../src/report/files.js'
+import { figureBlocks } from '../src/report/readme-blocks.js'
+import { renderAdvice } from '../src/report/terminal-advice.js'
+import { readResults } from '../src/stats/decide.js'
+import { reportOptions } from './fixtures.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const read = (file: string) => readResults(join(ROOT, file))
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const adviceBlock = figureBlocks(README).find((b) => b.kind === 'advice')
 const runs = (adviceBlock?.files ?? []).map(read)
+const portable = portableHashers(ROOT)
+const adviceTerminal = (results: ResultsFile, wide = false) =>
+  renderAdvice(results, portable, { color: false, wide })
 
 describe('the README leads with advice generated from committed runs', () => {
   test('its first 40 lines hold the "which to use" table and the trade-off chart', () => {
@@ -34,7 +40,7 @@ describe('the README leads with advice generated from committed runs', () => {
   })
 
   test('every need names what to use with a measured figure and a cost', () => {
-    const rows = adviceRows(runs)
+    const rows = adviceRows(runs, portable)
     expect(rows.map((r) => r.need)).toEqual([
       'session IDs in express-session',
       'session IDs in @fastify/session',
@@ -82,18 +88,21 @@ describe('costs per login and per guess', () => {
 
   test('without an http run the express row says it was not measured, it does not guess', () => {
     const withoutHttp = runs.filter((r: ResultsFile) => !r.run.suites.includes('http'))
-    const express = adviceRows(withoutHttp)[0]
-    expect(express?.why).toBe('not measured in these runs')
+    const express = adviceRows(withoutHttp, portable)[0]
+    expect(express?.why).toBeUndefined()
   })
 })
 
-test('the portable hashers are the packages that claim both browsers', () => {
-  for (const name of PORTABLE_HASHERS) {
+test('the portable hashers are the packages that claim both browsers, found by their manifests', () => {
+  expect(portable.size).toBeGreaterThan(0)
+  for (const name of portable) {
     const pkg = JSON.parse(
       readFileSync(join(ROOT, 'packages', name.slice('@authlab/'.length), 'package.json'), 'utf8'),
     )
     expect(pkg.authlab.runtimes).toEqual(expect.arrayContaining(['chromium', 'firefox']))
   }
+  expect(portable).toContain('@authlab/hash-wasm')
+  expect(portable).not.toContain('@authlab/hash-bcrypt')
 })
 
 describe('the terminal and the HTML report of a run lead with the same advice', () => {
@@ -104,8 +113,8 @@ describe('the terminal and the HTML report of a run lead with the same advice', 
     expect(text).toMatch(/^Which to use, from this run/)
     // What to use and its cost's first clause, one entry a need, wrapped to the width; why under --wide.
     const flat = text.replace(/\n {4}/g, ' ')
-    for (const row of adviceRows([latest]).filter((r) => !r.why.startsWith('not measured'))) {
-      expect(flat).toContain(`${row.need}: ${row.use} · ${row.cost.split('; ')[0]}\n`)
+    for (const row of adviceRows([latest], portable).filter((r) => r.why !== undefined)) {
+      expect(flat).toContain(`${row.need}: ${row.use} · ${row.cost?.split('; ')[0]}\n`)
       expect(adviceTerminal(latest, true)).toContain(`    why: ${row.why}\n`)
     }
     for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(100)
@@ -114,7 +123,7 @@ describe('the terminal and the HTML report of a run lead with the same advice', 
   })
 
   test('the HTML report opens with the advice table and the trade-off chart', async () => {
-    const html = await renderRunHtml(latest)
+    const html = await renderRunHtml(latest, await reportOptions())
     const advice = html.indexOf('Which to use, from this run')
     expect(advice).toBeGreaterThan(0)
     expect(html.indexOf('advice-trade-off')).toBeGreaterThan(advice)

@@ -1,15 +1,15 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { findFloorNode } from '../../tools/packaging/src/floor-node.mjs'
 import { EXIT, rttOption, startDirectory } from '../src/main.js'
-import { QUICK } from '../src/measure/budget.js'
+import type { Row } from '../src/model/types.js'
+import { nodeProblem } from '../src/node-floor.js'
 import { VERDICT_RULE } from '../src/report/words.js'
-import { SUITES } from '../src/suites/index.js'
-import { stretchSuite } from '../src/suites/stretch.js'
-import type { Row } from '../src/types.js'
 import {
+  allSuites,
   cli,
   roundsAround,
   syntheticResults,
@@ -29,8 +29,8 @@ describe('--explain', () => {
     expect(code).toBe(EXIT.ok)
     const flat = stdout.replace(/\n/g, ' ')
     expect(flat.split(VERDICT_RULE.slice(0, 60))).toHaveLength(2)
-    for (const suite of SUITES.filter((s) => s.name === 'ids' || s.name === 'hash'))
-      expect(flat).toContain(suite.method(QUICK).slice(0, 60))
+    for (const suite of (await allSuites()).filter((s) => s.name === 'ids' || s.name === 'hash'))
+      expect(flat).toContain(suite.method(suite.budget.quick).slice(0, 60))
     expect(flat).not.toContain('lag:')
   })
 })
@@ -99,12 +99,13 @@ describe('CLI errors exit 2 with a clear message', () => {
     expect(readdirSync(out)).toEqual([])
   })
 
-  test('--rtt accepts the spellings of the other duration options', () => {
-    expect(['30ms', '30', '0.03s', ' 30ms '].map((v) => rttOption(v, [stretchSuite]))).toEqual([
+  test('--rtt accepts the spellings of the other duration options', async () => {
+    const spellings = ['30ms', '30', '0.03s', ' 30ms ']
+    expect(await Promise.all(spellings.map((v) => rttOption(v, [{ name: 'stretch' }])))).toEqual([
       30, 30, 30, 30,
     ])
-    expect(rttOption('0ms', [stretchSuite])).toBe(0)
-    expect(rttOption(undefined, [])).toBeUndefined()
+    expect(await rttOption('0ms', [{ name: 'stretch' }])).toBe(0)
+    expect(await rttOption(undefined, [])).toBeUndefined()
   })
 
   test('--help prints usage and exits 0', async () => {
@@ -159,7 +160,7 @@ describe('compare exit codes and formats (for CI)', () => {
     expect(stdout).toMatch(/^before: 0123456 2026-01-02T03:04 quick · Synthetic CPU, 2 cores/m)
     expect(stdout).toMatch(/^after: 0123456 /m)
     expect(stdout).toMatch(
-      /ids · defaults · generate · @authlab\/id-fast \[IDs\/s\]: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.5%, -7.7%\], p=0.001\) REGRESSION/,
+      /ids · defaults · generate · @authlab\/id-fast: 2.50 → 2.27 × vs crypto.randomUUID\(\) \[ref\] \(-9.1% \[-10.5%, -7.7%\], p=0.001\) REGRESSION/,
     )
     expect(stdout).toMatch(/4 compared, 1 regression\(s\)$/m)
   })
@@ -260,4 +261,36 @@ describe('report and figures', () => {
     expect(readFileSync(readme, 'utf8')).toContain('| authlab fast \\<\\&\\>')
     expect((await cli(['figures', '--check'], root)).code).toBe(EXIT.ok)
   })
+})
+
+describe('an older Node', () => {
+  test('is named in one line with the Node the bench needs', () => {
+    expect(nodeProblem('20.20.2', '>=22.19')).toBe(
+      "authlab-bench needs Node >= 22.19 (npm run bench runs it on the workspace's own Node); this is Node 20.20.2",
+    )
+    expect(nodeProblem('22.19.0', '>=22.19')).toBeUndefined()
+    expect(nodeProblem('26.12.1', '>=22.19')).toBeUndefined()
+  })
+
+  test('the machine’s own Node below the floor: one line and exit 2, for --help too', () => {
+    const old = findFloorNode()
+    if ('reason' in old) {
+      if (process.env.CI) throw new Error(old.reason)
+      console.log(`the bench on an older Node not run: ${old.reason}`)
+      return
+    }
+    const run = spawnSync(old.path, [BIN, '--help'], { encoding: 'utf8' })
+    expect(run.status).toBe(EXIT.usage)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/^authlab-bench needs Node >= \d+\.\d+ .*; this is Node 20\.\d+\.\d+\n$/)
+  })
+})
+
+test('--quick is accepted (quick is the default); with --full it is a usage error', async () => {
+  const quick = await cli(['--quick', '--explain', '--suite', 'lag'])
+  expect(quick).toMatchObject({ code: EXIT.ok, stderr: '' })
+  expect(quick.stdout).toBe((await cli(['--explain', '--suite', 'lag'])).stdout)
+  const both = await cli(['--quick', '--full', '--explain'])
+  expect(both.code).toBe(EXIT.usage)
+  expect(both.stderr).toMatch(/--quick and --full: choose one \(quick is the default\)/)
 })

@@ -1,13 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { median, seededRandom } from '../src/measure/stats.js'
-import { compareResults, decide, SINGLE_PROCESS_REASON } from '../src/results/compare.js'
-import type { ResultsFile } from '../src/results/results.js'
-import { ratioSpread, verdictAudit } from '../src/results/spread.js'
-import { PROCESS_ROUND_SUITES } from '../src/suites/index.js'
-import type { Row } from '../src/types.js'
+import type { ResultsFile, Row } from '../src/model/types.js'
+import { compareResults, decide, SINGLE_PROCESS_REASON } from '../src/stats/compare.js'
+import { ratioSpread, verdictAudit } from '../src/stats/spread.js'
+import { median, seededRandom } from '../src/stats/stats.js'
 import { roundsAround, syntheticResults, withFastRatios } from './fixtures.js'
 
-const options = { thresholdPct: 5, alpha: 0.01, absolute: false, processRounds: PROCESS_ROUND_SUITES }
+const options = { thresholdPct: 5, alpha: 0.01, absolute: false }
 
 /** Per-round ratios of a candidate whose true ratio is `center`, with ±`noise` uniform round-to-round noise. */
 function noisyRounds(center: number, noise: number, n: number, seed: number): number[] {
@@ -20,7 +18,7 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     for (let seed = 1; seed <= 50; seed++) {
       const before = noisyRounds(2.5, 0.05, 7, seed)
       const after = noisyRounds(2.5, 0.05, 7, seed + 1000)
-      expect(decide(before, after, true, options).decision).not.toBe('regression')
+      expect(decide(before, after, true, options).verdict).not.toBe('worse')
     }
   })
 
@@ -28,8 +26,8 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     for (let seed = 1; seed <= 50; seed++) {
       const before = noisyRounds(2.5, 0.03, 10, seed)
       const after = noisyRounds(2.5 / 1.1, 0.03, 10, seed + 1000)
-      const { decision, deltaPct, p } = decide(before, after, true, options)
-      expect(decision).toBe('regression')
+      const { verdict, deltaPct, p } = decide(before, after, true, options)
+      expect(verdict).toBe('worse')
       expect(deltaPct).toBeLessThan(-5)
       expect(p).toBeLessThan(0.01)
     }
@@ -37,14 +35,14 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
 
   test('a real but small change (3 %, fully separated rounds) is below the minimum effect: no change', () => {
     expect(decide(roundsAround(2.5, 0.002), roundsAround(2.5 * 0.97, 0.002), true, options)).toMatchObject({
-      decision: 'no change',
+      verdict: 'same',
     })
   })
 
   test('a 6 % change with overlapping rounds is not significant: no change', () => {
     const before = [2.4, 2.45, 2.5, 2.52, 2.55, 2.6, 2.38]
     const after = [2.3, 2.55, 2.35, 2.2, 2.5, 2.34, 2.45]
-    expect(decide(before, after, true, options)).toMatchObject({ decision: 'no change' })
+    expect(decide(before, after, true, options)).toMatchObject({ verdict: 'same' })
     expect(decide(before, after, true, options).deltaPct).toBeCloseTo(-6, 0)
   })
 
@@ -53,8 +51,8 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     // while each run's rounds spread ±19 %.
     const before = [0.81, 0.95, 1.0, 1.02, 1.05, 1.12, 1.19]
     const after = before.map((v) => v * 0.88 * (v > 1.04 ? 0.9 : 1))
-    expect(decide(before, after, true, options).decision).toBe('no change')
-    expect(decide(roundsAround(8, 0.01), roundsAround(4, 0.01), true, options).decision).toBe('regression')
+    expect(decide(before, after, true, options).verdict).toBe('same')
+    expect(decide(roundsAround(8, 0.01), roundsAround(4, 0.01), true, options).verdict).toBe('worse')
   })
 
   test('one run a side: a change whose 95 % interval reaches inside the threshold is undecided, however separated', () => {
@@ -68,7 +66,7 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
       after: [1.16],
       processRounds: true,
     })
-    expect(change).toMatchObject({ decision: 'undecided', p: expect.closeTo(0.008, 3) })
+    expect(change).toMatchObject({ verdict: 'undecided', p: expect.closeTo(0.008, 3) })
     expect(change.deltaPct).toBeCloseTo(-8.6, 1)
     expect(change.lowPct).toBeLessThan(-5)
     expect(change.highPct).toBeGreaterThan(-5)
@@ -79,8 +77,8 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
         before: [1.27],
         after: [1.16],
         processRounds: true,
-      }).decision,
-    ).toBe('regression')
+      }).verdict,
+    ).toBe('worse')
   })
 
   test('either side’s spread predicting the other’s median is no change, so a pair reads alike both ways', () => {
@@ -93,40 +91,42 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
       after: [median(a)],
       processRounds: true,
     })
-    expect(decide(wide, tight, true, options, runs(wide, tight)).decision).toBe('no change')
-    expect(decide(tight, wide, true, options, runs(tight, wide)).decision).toBe('no change')
+    expect(decide(wide, tight, true, options, runs(wide, tight)).verdict).toBe('same')
+    expect(decide(tight, wide, true, options, runs(tight, wide)).verdict).toBe('same')
     expect(decide(tight, wide, true, options, runs(tight, wide)).p).toBeLessThan(0.01)
   })
+})
 
+describe('decide: what one run a side can and cannot show', () => {
   test('fewer than 5 rounds on a side is undecided, never a regression', () => {
-    expect(decide([2.5, 2.5, 2.5], [1, 1, 1], true, options).decision).toBe('undecided')
+    expect(decide([2.5, 2.5, 2.5], [1, 1, 1], true, options).verdict).toBe('undecided')
   })
 
   test('rounds that share one process: one run a side is undecided; a shift the runs already showed is no change', () => {
     const [before, after] = [roundsAround(2.5, 0.01), roundsAround(2.0, 0.01)]
     expect(decide(before, after, true, options, { before: [2.5], after: [2.0] })).toMatchObject({
-      decision: 'undecided',
+      verdict: 'undecided',
       reason: SINGLE_PROCESS_REASON,
     })
     // Two before runs 2.0 and 2.5 apart: an after side at 2.0 is within what the runs showed.
-    expect(decide(before, after, true, options, { before: [2.0, 2.5], after: [2.0, 2.0] }).decision).toBe(
-      'no change',
+    expect(decide(before, after, true, options, { before: [2.0, 2.5], after: [2.0, 2.0] }).verdict).toBe(
+      'same',
     )
-    expect(decide(before, after, true, options, { before: [2.45, 2.5], after: [2.0, 2.0] }).decision).toBe(
-      'regression',
+    expect(decide(before, after, true, options, { before: [2.45, 2.5], after: [2.0, 2.0] }).verdict).toBe(
+      'worse',
     )
   })
 
   test('rounds in fresh processes: one run a side decides; with several, a shift within the runs’ range is no change', () => {
     const [before, after] = [roundsAround(2.5, 0.01), roundsAround(2.3, 0.01)]
     const runs = (b: number[], a: number[]) => ({ before: b, after: a, processRounds: true })
-    expect(decide(before, after, true, options, runs([2.5], [2.3])).decision).toBe('regression')
+    expect(decide(before, after, true, options, runs([2.5], [2.3])).verdict).toBe('worse')
     // Three runs of one commit whose medians spread 2.25–2.55: an after side at 2.3 is what they showed.
-    expect(decide(before, after, true, options, runs([2.25, 2.5, 2.55], [2.3, 2.3, 2.3])).decision).toBe(
-      'no change',
+    expect(decide(before, after, true, options, runs([2.25, 2.5, 2.55], [2.3, 2.3, 2.3])).verdict).toBe(
+      'same',
     )
-    expect(decide(before, after, true, options, runs([2.45, 2.5, 2.55], [2.3, 2.3, 2.3])).decision).toBe(
-      'regression',
+    expect(decide(before, after, true, options, runs([2.45, 2.5, 2.55], [2.3, 2.3, 2.3])).verdict).toBe(
+      'worse',
     )
   })
 
@@ -137,31 +137,29 @@ describe('decide: Mann–Whitney U over per-round values plus a minimum effect',
     ]
     const after = [1.49, 1.34, 1.27, 1.28, 1.98, 1.34, 1.28, 1.88, 2.01, 1.13, 1.24, 1.41, 1.36, 1.99, 1.33]
     const runs = { before: [1.77, 2.0, 1.92], after: [1.34, 1.34, 1.95] }
-    expect(decide(before, after, true, options, runs)).toMatchObject({ decision: 'no change' })
-    expect(decide(before, after, true, options, { ...runs, after: [1.34, 1.34, 1.4] }).decision).toBe(
-      'regression',
-    )
+    expect(decide(before, after, true, options, runs)).toMatchObject({ verdict: 'same' })
+    expect(decide(before, after, true, options, { ...runs, after: [1.34, 1.34, 1.4] }).verdict).toBe('worse')
   })
 
   test('for lower-is-better values a rise is the regression; a fall is better', () => {
     const fast = roundsAround(100, 0.01)
     const slow = roundsAround(120, 0.01)
-    expect(decide(fast, slow, false, options).decision).toBe('regression')
-    expect(decide(slow, fast, false, options).decision).toBe('better')
+    expect(decide(fast, slow, false, options).verdict).toBe('worse')
+    expect(decide(slow, fast, false, options).verdict).toBe('better')
   })
 })
 
 describe('compareResults', () => {
   test('the same results on both sides: every row "no change"', () => {
     const { changes } = compareResults([syntheticResults()], [syntheticResults()], options)
-    expect(changes.map((c) => c.decision)).toEqual(['no change', 'no change', 'undecided', 'no change'])
+    expect(changes.map((c) => c.verdict)).toEqual(['same', 'same', 'undecided', 'same'])
   })
 
   test('several files per side are pooled round by round', () => {
     const before = [withFastRatios(roundsAround(2.5)), withFastRatios(roundsAround(2.5, 0.01))]
     const after = [withFastRatios(roundsAround(2.2)), withFastRatios(roundsAround(2.2, 0.01))]
     const fast = compareResults(before, after, options).changes.find((c) => c.key.includes('id-fast'))
-    expect(fast).toMatchObject({ roundsBefore: 14, roundsAfter: 14, decision: 'regression' })
+    expect(fast).toMatchObject({ roundsBefore: 14, roundsAfter: 14, verdict: 'worse' })
     expect(fast?.deltaPct).toBeCloseTo(-12, 0)
   })
 
@@ -172,14 +170,14 @@ describe('compareResults', () => {
     const change = compareResults([syntheticResults()], [after], { ...options, absolute: true }).changes.find(
       (c) => c.key.includes('id-fast'),
     )
-    expect(change).toMatchObject({ unit: 'IDs/s', decision: 'regression' })
+    expect(change).toMatchObject({ unit: 'IDs/s', verdict: 'worse' })
   })
 
   test('rows present on only one side are listed, not compared', () => {
     const after = structuredClone(syntheticResults()) as ResultsFile & { suites: { rows: Row[] }[] }
     after.suites[0]?.rows.splice(2, 1)
     const { onlyBefore, onlyAfter } = compareResults([syntheticResults()], [after], options)
-    expect(onlyBefore).toEqual(['ids · defaults · generate · @authlab/id-random-int [IDs/s]'])
+    expect(onlyBefore).toEqual(['ids · defaults · generate · @authlab/id-random-int'])
     expect(onlyAfter).toEqual([])
   })
 })
@@ -205,7 +203,7 @@ describe('verdictAudit over consecutive runs', () => {
     expect(first?.suites.get('ids')?.decided).toBeGreaterThan(0)
     // The fixture's random-int row has 3 rounds, fewer than a verdict needs, far beyond the margin.
     expect(first?.beyondMarginUndecided).toEqual([
-      'ids · defaults · generate · @authlab/id-random-int ÷ crypto.randomUUID() [ref]',
+      'ids · defaults · generate · @authlab/id-random-int ÷ ref:randomUUID',
     ])
     expect(first?.controlsOff).toEqual([])
     expect(audit.coverage.covered).toBeLessThan(audit.coverage.pairs)

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { discoverPackages, loadPackages } from '@authlab/workspace'
+import { discoverPackages, type LoadedPackage, loadPackages } from '@authlab/workspace'
 import { describe, expect, test } from 'vitest'
 import {
   assembleCandidates,
@@ -9,7 +9,6 @@ import {
   loadCandidates,
   rebuildIdCandidate,
 } from '../src/discover/candidates.js'
-import type { LoadedPackage } from '../src/types.js'
 import { addPackage, tempWorkspace } from './fixtures.js'
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..')

@@ -2,15 +2,20 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
-import { main } from '../src/main.js'
-import { QUICK } from '../src/measure/budget.js'
-import { summarizeRatio } from '../src/measure/verdict.js'
-import type { ResultsFile } from '../src/results/results.js'
-import type { Budget, Progress, Ratio, Row } from '../src/types.js'
+import { portableHashers } from '../src/advice/portable.js'
+import type { RunOptions } from '../src/commands/run-bench.js'
+import { viewsOf } from '../src/harness/run.js'
+import type { AnySuite, Progress, SuiteContext } from '../src/harness/suite.js'
+import { loadSuites } from '../src/harness/suites.js'
+import { type Io, main } from '../src/main.js'
+import type { Ratio, ResultsFile, Row } from '../src/model/types.js'
+import { summarizeRatio } from '../src/stats/verdict.js'
 
-/** Tiny budgets: the pipeline runs end to end in seconds; figures are not checked. */
-export const TINY: Budget = {
-  mode: 'quick',
+/** The repository root. */
+export const ROOT = join(import.meta.dirname, '..', '..')
+
+/** Tiny budgets, by suite: the pipeline runs end to end in seconds; figures are not checked. */
+export const TINY = {
   ids: {
     rounds: 1,
     sampling: { warmupMs: 1, sampleMs: 1, samples: 1 },
@@ -26,11 +31,12 @@ export const TINY: Budget = {
   lag: { rounds: 2, timeMs: 1, minHashes: 2, callCapMs: Number.POSITIVE_INFINITY },
   concurrency: { rounds: 2, capMs: 1_000, roundMs: 1 },
   stretch: { rounds: 2, roundMs: 1 },
-  http: { ...QUICK.http, race: undefined },
 }
 
+type Budgets = Record<string, object>
+
 /** `TINY` with the quick run's caps on a call's time, for tests that leave the slowest hashers out. */
-export const capped = (callCapMs: number, concurrencyCapMs: number): Budget => ({
+export const capped = (callCapMs: number, concurrencyCapMs: number): typeof TINY => ({
   ...TINY,
   hash: { ...TINY.hash, callCapMs },
   lag: { ...TINY.lag, callCapMs },
@@ -38,6 +44,57 @@ export const capped = (callCapMs: number, concurrencyCapMs: number): Budget => (
 })
 
 export const silentProgress = (): Progress => ({ plan() {}, step() {}, note() {} })
+
+/** A suite's context at `budget`, quiet, on 2 cores, seed 1. */
+export function context<B extends { rounds: number }>(
+  budget: B,
+  extra: Partial<SuiteContext<B>> = {},
+): SuiteContext<B> {
+  return { budget, mode: 'quick', progress: silentProgress(), cores: 2, seed: 1, failed: () => {}, ...extra }
+}
+
+/** Every suite the bench finds in this repository. */
+export const allSuites = () => loadSuites(ROOT)
+
+/** A suite with `budgets`' budget for it in both modes. */
+export const tiny = (suite: AnySuite, budgets: Budgets = TINY): AnySuite => {
+  const budget = budgets[suite.name] ?? suite.budget.quick
+  return { ...suite, budget: { quick: budget, full: budget } }
+}
+
+/** The suites of these names, tiny. */
+export async function tinySuites(names: readonly string[], budgets: Budgets = TINY): Promise<AnySuite[]> {
+  const all = await allSuites()
+  return names.map((name) => tiny(all.find((s) => s.name === name) as AnySuite, budgets))
+}
+
+/** What every report is rendered with: the suites' views and the packages that claim both browsers. */
+export async function reportOptions() {
+  return { views: viewsOf(await allSuites()), portable: portableHashers(ROOT) }
+}
+
+/** runBench's options for a quiet run of `suites` over `root`, written to `outDir`. */
+export function benchOptions(
+  root: string,
+  suites: readonly AnySuite[],
+  outDir: string,
+  extra: Partial<RunOptions> = {},
+): RunOptions {
+  return {
+    root,
+    suites,
+    all: suites,
+    mode: 'quick',
+    outDir,
+    command: ['authlab-bench'],
+    seed: 1,
+    toolVersions: {},
+    stdout: () => {},
+    progress: silentProgress,
+    terminal: { color: false, wide: false },
+    ...extra,
+  }
+}
 
 /** A temporary directory removed when the current test ends. */
 export function tempDir(): string {
@@ -98,6 +155,7 @@ export function row(overrides: Partial<Row> = {}): Row {
   return {
     suite: 'ids',
     group: 'IDs/s',
+    key: { setting: 'defaults', operation: 'generate' },
     candidate: 'c',
     label: 'c',
     value: 1,
@@ -112,10 +170,13 @@ export function row(overrides: Partial<Row> = {}): Row {
 
 /** A ratio summarised from per-round values the way the suites do it (median, interval, verdict). */
 export function ratioOf(
-  baseline: string | { readonly label: string; readonly against: string },
+  baseline: string | { readonly label: string; readonly against: string; readonly margin?: number },
   rounds: readonly number[],
 ): Ratio {
-  return summarizeRatio(baseline, rounds)
+  return summarizeRatio(
+    typeof baseline === 'string' ? { against: baseline, label: baseline } : baseline,
+    rounds,
+  )
 }
 
 /** Per-round ratios around `center` with a fixed ±`spread` pattern: synthetic, deterministic rounds. */
@@ -124,12 +185,53 @@ export function roundsAround(center: number, spread = 0.02, n = 7): number[] {
   return Array.from({ length: n }, (_, i) => center * (1 + spread * (pattern[i % pattern.length] as number)))
 }
 
-const UUID = 'crypto.randomUUID() [ref]'
+const UUID = { label: 'crypto.randomUUID() [ref]', against: 'ref:randomUUID' }
+
+/** The synthetic ids suite's rows: a baseline, a decided candidate, a flagged one and the A/A control. */
+function syntheticIdRows(): Row[] {
+  return [
+    row({
+      candidate: 'ref:randomUUID',
+      label: UUID.label,
+      value: 4_000_000,
+      rounds: roundsAround(4_000_000),
+      ratios: [ratioOf(UUID, roundsAround(1, 0))],
+      details: { 'ns/ID': 250 },
+      flags: [{ kind: 'baseline' }],
+    }),
+    row({
+      candidate: '@authlab/id-fast',
+      label: 'authlab fast <&>',
+      value: 10_000_000,
+      rounds: roundsAround(10_000_000),
+      ratios: [ratioOf(UUID, roundsAround(2.5))],
+      details: { 'ns/ID': 100 },
+    }),
+    row({
+      candidate: '@authlab/id-random-int',
+      label: 'randomInt | per char',
+      value: 300_000,
+      rounds: roundsAround(300_000, 0.02, 3),
+      ratios: [ratioOf(UUID, roundsAround(0.075, 0.02, 3))],
+      details: { 'ns/ID': 3333.3 },
+      flags: [{ kind: 'above-limit', limit: 1, low: 1.1, high: 1.2 }],
+    }),
+    row({
+      candidate: 'ref:randomUUID (A/A)',
+      label: `${UUID.label} [A/A control]`,
+      value: 4_010_000,
+      rounds: roundsAround(4_010_000),
+      ratios: [ratioOf(UUID, roundsAround(1.01))],
+      details: { 'ns/ID': 249 },
+      flags: [{ kind: 'control' }],
+    }),
+  ]
+}
 
 /** A fixed results file (no clock, no machine): the reporters' golden files are rendered from it. */
 export function syntheticResults(): ResultsFile {
   return {
-    format: 'authlab-bench/2',
+    format: 'authlab-bench/3',
     environment: {
       date: '2026-01-02T03:04:05.000Z',
       commit: '0123456789abcdef0123456789abcdef01234567',
@@ -156,53 +258,24 @@ export function syntheticResults(): ResultsFile {
       {
         name: 'ids',
         description: 'Synthetic IDs/s.',
+        method: 'Synthetic method.',
+        processRounds: true,
         notes: ['Each sample times 1000 IDs.'],
-        rows: [
-          row({
-            candidate: 'ref:randomUUID',
-            label: UUID,
-            value: 4_000_000,
-            rounds: roundsAround(4_000_000),
-            ratios: [ratioOf(UUID, roundsAround(1, 0))],
-            details: { 'ns/ID': 250 },
-            flags: ['baseline'],
-          }),
-          row({
-            candidate: '@authlab/id-fast',
-            label: 'authlab fast <&>',
-            value: 10_000_000,
-            rounds: roundsAround(10_000_000),
-            ratios: [ratioOf(UUID, roundsAround(2.5))],
-            details: { 'ns/ID': 100 },
-          }),
-          row({
-            candidate: '@authlab/id-random-int',
-            label: 'randomInt | per char',
-            value: 300_000,
-            rounds: roundsAround(300_000, 0.02, 3),
-            ratios: [ratioOf(UUID, roundsAround(0.075, 0.02, 3))],
-            details: { 'ns/ID': 3333.3 },
-            flags: ['measurement error: above its limit (1.10–1.20)'],
-          }),
-          row({
-            candidate: 'ref:randomUUID (A/A)',
-            label: `${UUID} [A/A control]`,
-            value: 4_010_000,
-            rounds: roundsAround(4_010_000),
-            ratios: [ratioOf(UUID, roundsAround(1.01))],
-            details: { 'ns/ID': 249 },
-            flags: ['A/A control'],
-          }),
-        ],
+        failures: [],
+        rows: syntheticIdRows(),
       },
       {
         name: 'lag',
         description: 'Synthetic event-loop delay.',
+        method: '',
+        processRounds: false,
         notes: [],
+        failures: [],
         rows: [
           row({
             suite: 'lag',
             group: 'delay',
+            key: { setting: 'defaults', operation: 'hash' },
             candidate: 'a',
             label: 'threadpool hasher',
             value: 1.5,
@@ -213,6 +286,7 @@ export function syntheticResults(): ResultsFile {
           row({
             suite: 'lag',
             group: 'delay',
+            key: { setting: 'defaults', operation: 'hash' },
             candidate: 'b',
             label: 'main-thread hasher',
             value: 75,
@@ -246,7 +320,7 @@ export function writeResultsPair(after: ResultsFile): [string, string] {
 }
 
 /** Runs the bench CLI in this process, capturing what it prints. */
-export async function cli(argv: string[], root?: string) {
+export async function cli(argv: string[], root?: string, io: Partial<Io> = {}) {
   let stdout = ''
   let stderr = ''
   const code = await main(argv, {
@@ -257,6 +331,7 @@ export async function cli(argv: string[], root?: string) {
       stderr += t
     },
     ...(root ? { root } : {}),
+    ...io,
   })
   return { code, stdout, stderr }
 }

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EXIT } from '../src/main.js'
-import type { ResultsFile } from '../src/results/results.js'
+import type { ResultsFile } from '../src/model/types.js'
 import { cli, syntheticResults, tempDir, writeJson } from './fixtures.js'
 
 // Results files are untrusted input: anyone can hand one to report, compare, spread or figures.
@@ -97,6 +97,43 @@ describe('report', () => {
     expect(index).not.toMatch(/href="javascript:/i)
     expect(index).toContain('href="./javascript%3Aalert%28document.domain%29.md"')
     expect(index).toContain('old.json')
+  })
+})
+
+describe('report on large but valid results files', () => {
+  test('2,500 rows in one group: the chart draws a bounded number of them and says so; exit 0', async () => {
+    const results = syntheticResults()
+    const [ids] = results.suites
+    const template = ids?.rows[1] as ResultsFile['suites'][0]['rows'][0]
+    const rows = Array.from({ length: 2500 }, (_, i) => ({
+      ...template,
+      candidate: `c${i}`,
+      label: `candidate ${i}`,
+      rounds: template.rounds?.slice(0, 3),
+      ratios: template.ratios.map((q) => ({ ...q, rounds: q.rounds.slice(0, 3) })),
+    }))
+    const dir = tempDir()
+    writeJson(join(dir, 'run.json'), { ...results, suites: [{ ...ids, rows }] })
+    const { code, stderr } = await cli(['report', join(dir, 'run.json')])
+    expect(stderr).not.toContain('internal error')
+    expect(code).toBe(EXIT.ok)
+    const svgs = filesUnder(dir).filter((file) => file.endsWith('.svg'))
+    expect(svgs.length).toBeGreaterThan(0)
+    const chart = readFileSync(svgs[0] as string, 'utf8')
+    expect(chart).toMatch(/of 2,500 rows/)
+    expect(readFileSync(join(dir, 'run.md'), 'utf8')).toContain('| candidate 2499 ')
+  })
+
+  test('a 300-character suite name: chart files get bounded names, every report is written; exit 0', async () => {
+    const dir = tempDir()
+    writeJson(join(dir, 'run.json'), hostile('x'.repeat(300)))
+    const { code, stderr } = await cli(['report', join(dir, 'run.json')])
+    expect(stderr).not.toContain('internal error')
+    expect(code).toBe(EXIT.ok)
+    const names = readdirSync(dir)
+    expect(names.filter((name) => name.endsWith('.svg')).length).toBeGreaterThan(0)
+    for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(120)
+    expect(names).toEqual(expect.arrayContaining(['run.md', 'run.html']))
   })
 })
 

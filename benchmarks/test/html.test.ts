@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
+import type { SuiteRecord } from '../src/model/types.js'
 import { barChartSpec, renderSvg } from '../src/report/charts.js'
+import { renderRunHtml } from '../src/report/files.js'
 import { renderHtml } from '../src/report/html.js'
-import { renderRunHtml } from '../src/report/html-run.js'
-import type { SuiteRecord } from '../src/results/results.js'
-import { syntheticResults } from './fixtures.js'
+import { reportOptions, syntheticResults } from './fixtures.js'
 
 test('one self-contained page: environment first, charts inline, text escaped, nothing fetched', async () => {
   const svg = await renderSvg(
@@ -35,7 +35,7 @@ test('one self-contained page: environment first, charts inline, text escaped, n
 describe('the run report', () => {
   test('environment, reading guide, every suite with charts, tables, strips, flags and noise floor explained', async () => {
     const results = syntheticResults()
-    const html = await renderRunHtml(results)
+    const html = await renderRunHtml(results, await reportOptions())
     expect(html.indexOf('Synthetic CPU, 2 cores')).toBeLessThan(html.indexOf('id="ids"'))
     expect(html).toContain('A/A control (IDs/s)')
     expect(html).toContain('the harness mismeasured')
@@ -54,7 +54,7 @@ describe('the run report', () => {
     const rows = lag.rows.flatMap((row) =>
       ['node', 'bun'].map((runtime, i) => ({ ...row, runtime, value: row.value * (i + 1) })),
     )
-    const html = await renderRunHtml({ ...results, suites: [{ ...lag, rows }] })
+    const html = await renderRunHtml({ ...results, suites: [{ ...lag, rows }] }, await reportOptions())
     expect(html).toContain('<th>node</th><th>bun</th>')
     expect(html).toContain('<td class="text">main-thread hasher</td><td>75</td><td>150</td>')
   })

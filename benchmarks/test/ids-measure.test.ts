@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { idBatch, idSink, sampleIds, yardstick } from '../src/suites/ids-measure.js'
+import { idBatch, idSink, sampleIds, yardstick } from '../src/suites/ids/measure.js'
 
 function countingGenerator() {
   let calls = 0

@@ -2,10 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { againstOf, keyOf, keyText, settingKey } from '../src/keys.js'
-import { CLAIMS } from '../src/report/claims.js'
-import { type FigureBlock, figureBlocks, regenerate } from '../src/report/figures.js'
-import { type ResultsFile, readResults } from '../src/results/results.js'
+import { CLAIMS } from '../src/advice/claims.js'
+import { keyText, settingKey } from '../src/model/keys.js'
+import type { ResultsFile } from '../src/model/types.js'
+import { regenerate } from '../src/report/readme.js'
+import { type FigureBlock, figureBlocks } from '../src/report/readme-blocks.js'
+import { readResults } from '../src/stats/decide.js'
+import { reportOptions } from './fixtures.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -19,11 +22,13 @@ function blocks(): { readme: string; block: FigureBlock }[] {
     .flatMap((readme) => figureBlocks(readFileSync(readme, 'utf8')).map((block) => ({ readme, block })))
 }
 
+const options = await reportOptions()
+
 /** One block, regenerated alone from `read`, without its markers. */
 function render(readme: string, block: FigureBlock, read: (file: string) => ResultsFile): string {
   const tail = block.kind ? ` ${block.kind}` : block.candidate ? ` candidate ${block.candidate}` : ''
   const text = `<!-- figures from ${block.files.join(',')}${tail} -->\n<!-- /figures -->\n`
-  return regenerate(text, readme, ROOT, read)
+  return regenerate(text, { ...options, readmePath: readme, root: ROOT, read })
     .split('\n')
     .filter((line) => !line.startsWith('<!--'))
     .join('\n')
@@ -65,22 +70,18 @@ describe('every README block renders from the committed runs it names', () => {
   })
 })
 
-/** Every display string of a run prefixed: labels, groups and baselines, with the keys written out. */
+/** Every display string of a run prefixed: labels, groups and baselines; keys and baselines' ids kept. */
 function relabelled(run: ResultsFile, mark: string): ResultsFile {
   return {
     ...run,
     suites: run.suites.map((suite) => ({
       ...suite,
-      rows: suite.rows.map((row) => {
-        const { setting, operation } = keyOf(row)
-        return {
-          ...row,
-          key: { setting, operation },
-          group: `${mark}${row.group}`,
-          label: `${mark}${row.label}`,
-          ratios: row.ratios.map((q) => ({ ...q, against: againstOf(q), baseline: `${mark}${q.baseline}` })),
-        }
-      }),
+      rows: suite.rows.map((row) => ({
+        ...row,
+        group: `${mark}${row.group}`,
+        label: `${mark}${row.label}`,
+        ratios: row.ratios.map((q) => ({ ...q, baseline: `${mark}${q.baseline}` })),
+      })),
     })),
   }
 }
@@ -123,4 +124,29 @@ describe('display labels are not keys', () => {
     expect(settingKey('bcrypt', { cost: 10 })).toBe('bcrypt:cost=10')
     expect(settingKey('scrypt', { ln: 14, r: 16, p: 1 })).toBe('scrypt:ln=14,r=16,p=1')
   })
+})
+
+describe('every committed results file, read through the one migration of older files', () => {
+  const files = readdirSync(join(ROOT, 'benchmarks', 'results')).filter((f) => f.endsWith('.json'))
+  const NOT_A_ROW = ['K=1', 'K=1:first', 'limit']
+
+  test.for(files)('%s: every row has its own key, every ratio the id of what it divides by', (file) => {
+    const run = committed(`benchmarks/results/${file}`)
+    const rows = run.suites.flatMap((s) => s.rows)
+    expect(new Set(rows.map(keyText)).size).toBe(rows.length)
+    for (const row of rows)
+      for (const q of row.ratios) {
+        const peers = rows.filter((r) => r.suite === row.suite && r.runtime === row.runtime)
+        expect(
+          NOT_A_ROW.includes(q.against) || peers.some((r) => r.candidate === q.against),
+          `${keyText(row)} ÷ ${q.against}`,
+        ).toBe(true)
+      }
+  })
+})
+
+test('the claims name the stretch suite’s settings as the suite writes them', async () => {
+  const { ONEPW } = await import('../src/advice/claims.js')
+  const { STRETCH_SETTINGS } = await import('../src/suites/stretch/jobs.js')
+  expect(ONEPW).toEqual({ pbkdf2: STRETCH_SETTINGS.pbkdf2, chain: STRETCH_SETTINGS.chain })
 })

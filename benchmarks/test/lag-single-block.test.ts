@@ -1,6 +1,6 @@
 import type { PasswordHasher } from '@authlab/core'
 import { expect, test } from 'vitest'
-import { measureLag } from '../src/suites/lag.js'
+import { measureLag } from '../src/suites/lag/measure.js'
 
 /** A hasher whose one hash holds the main thread (busy), like argon2Sync at 64 MiB. */
 const blocking: PasswordHasher = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { lastConsumed, meanCallMs } from '../src/measure/sample.js'
+import { lastConsumed, meanCallMs } from '../src/harness/sample.js'
 
 /**
  * Synthetic workloads with a known cost: a fake clock advances exactly by the cost of each call,

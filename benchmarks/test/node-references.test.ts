@@ -24,6 +24,15 @@ describe("Node's own crypto as bench references", () => {
     expect(generate.info.randomness).toContain('tells anyone holding the cookie when the session began')
   })
 
+  test("ref:randomUUIDv7 can be created again and again, and leaves Node's own function as it was", async () => {
+    const nodeCrypto = await import('node:crypto')
+    const first = createRandomUuidV7Reference()
+    const second = createRandomUuidV7Reference()
+    expect(second).not.toBe(first)
+    expect(second()).toMatch(UUID_V7)
+    expect(Object.hasOwn(nodeCrypto.randomUUIDv7, 'info')).toBe(false)
+  })
+
   test('ref:crypto.argon2Sync and the async package verify each other, the sync one on the main thread', async () => {
     const { createHasher } = await import('../../packages/hash-node-crypto-argon2/src/index.js')
     const sync = createArgon2SyncHasher(CHEAP)

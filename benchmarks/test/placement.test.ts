@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { describe, expect, test } from 'vitest'
-import { configurationKey, knownCallMs, recordCallMs } from '../src/measure/call-cost.js'
-import { allowedCpus, hasTaskset, onMeasureCore, pinMainThread } from '../src/measure/placement.js'
-import { processCpuMs } from '../src/measure/process-cpu.js'
+import { configurationKey, knownCallMs, recordCallMs } from '../src/harness/call-cost.js'
+import { allowedCpus, hasTaskset, onMeasureCore, pinMainThread } from '../src/harness/placement.js'
 
 /** The CPUs a thread of this process may run on, as the kernel reports them. */
 function allowed(tid: number | 'self' = 'self'): string {
@@ -49,24 +48,6 @@ describe('where measured work runs', () => {
       pinned?.release()
     }
     expect(allowed(process.pid)).toBe(before)
-  })
-})
-
-describe("another process's CPU time", () => {
-  test('grows with the work this process does, every thread counted', () => {
-    const before = processCpuMs(process.pid) as number
-    // 50 ms of this process's own CPU time (a wall-clock loop gets less on a shared core).
-    const cpu = () => process.cpuUsage().user / 1000
-    const started = cpu()
-    let x = 0
-    while (cpu() - started < 50) x += Math.sqrt(x + 1)
-    const after = processCpuMs(process.pid) as number
-    expect(x).toBeGreaterThan(0)
-    expect(after - before).toBeGreaterThanOrEqual(40)
-  })
-
-  test('a process that does not exist has none', () => {
-    expect(processCpuMs(2 ** 30)).toBeUndefined()
   })
 })
 

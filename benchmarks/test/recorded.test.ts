@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { MIN_EFFECT_PCT } from '../src/measure/verdict.js'
-import { compareResults } from '../src/results/compare.js'
-import { type ResultsFile, readResults } from '../src/results/results.js'
-import { PROCESS_ROUND_SUITES } from '../src/suites/index.js'
+import { hasFlag, type ResultsFile } from '../src/model/types.js'
+import { compareResults } from '../src/stats/compare.js'
+import { readResults } from '../src/stats/decide.js'
+import { MIN_EFFECT_PCT } from '../src/stats/verdict.js'
 
 /**
  * Real runs on a shared 2-core box, minutes apart, of one commit (ef9b17d): the ids suite of three
@@ -31,11 +31,10 @@ const options = {
   thresholdPct: MIN_EFFECT_PCT,
   alpha: 0.01,
   absolute: false,
-  processRounds: PROCESS_ROUND_SUITES,
 }
 const regressions = (before: readonly ResultsFile[], after: readonly ResultsFile[]) =>
   compareResults(before, after, options)
-    .changes.filter((c) => c.decision !== 'no change' && c.decision !== 'undecided')
+    .changes.filter((c) => c.verdict !== 'same' && c.verdict !== 'undecided')
     .map((c) => c.key)
 
 /** A copy of `run` whose rows of this candidate have every per-round ratio multiplied by `factor`. */
@@ -67,13 +66,13 @@ describe('compare on recorded real runs', () => {
 
   test('id-fast doing 10 % more work: three runs against three find it, and only it', () => {
     const found = regressions(idsOnly(published), slowed)
-    expect(found).toEqual(['ids · defaults · generate · @authlab/id-fast [IDs/s]'])
+    expect(found).toEqual(['ids · defaults · generate · @authlab/id-fast'])
   })
 
   test('one slowed run against one published run raises no false alarm on another row', () => {
     for (const run of slowed)
       for (const key of regressions(idsOnly(published.slice(2)), [run]))
-        expect(key).toBe('ids · defaults · generate · @authlab/id-fast [IDs/s]')
+        expect(key).toBe('ids · defaults · generate · @authlab/id-fast')
   })
 
   test('suites whose rounds share one process: one run against one is undecided, never a regression', () => {
@@ -91,7 +90,7 @@ describe('compare on recorded real runs', () => {
         options,
       )
       expect(changes.length).toBeGreaterThan(40)
-      expect(changes.every((c) => c.decision === 'undecided')).toBe(true)
+      expect(changes.every((c) => c.verdict === 'undecided')).toBe(true)
     }
   })
 
@@ -114,12 +113,12 @@ describe('compare on recorded real runs', () => {
     const cited = readdirSync(results).filter((f) => f.endsWith('.json'))
     expect(cited.length).toBeGreaterThanOrEqual(3)
     for (const run of cited.map((f) => readResults(join(results, f)))) {
-      const controls = run.suites.flatMap((s) => s.rows).filter((r) => r.flags.includes('A/A control'))
+      const controls = run.suites.flatMap((s) => s.rows).filter((r) => hasFlag(r, 'control'))
       // Every suite that compares candidates within one process or one server measures its baseline
       // twice; the lag suite and the http suite's logins (ratios to a computed limit) have none.
       for (const suite of run.suites.filter((s) => SERVE_CONTROLS.includes(s.name)))
         expect(
-          suite.rows.some((r) => r.flags.includes('A/A control')),
+          suite.rows.some((r) => hasFlag(r, 'control')),
           `${suite.name}`,
         ).toBe(true)
       for (const control of controls) expect(['same', 'undecided']).toContain(control.ratios[0]?.verdict)

@@ -4,10 +4,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { launchBrowser } from '@authlab/runtimes'
 import { requireRuntime, skipReason } from '@authlab/runtimes/availability'
 import { expect, test } from 'vitest'
+import { runBench } from '../src/commands/run-bench.js'
 import { findRuns, renderIndexHtml } from '../src/report/html-index.js'
-import { runBench } from '../src/run.js'
-import { PROCESS_ROUND_SUITES, SUITES } from '../src/suites/index.js'
-import { capped, silentProgress, tempDir } from './fixtures.js'
+import { benchOptions, capped, tempDir, tinySuites } from './fixtures.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 /** Git-ignored; CI keeps it as an artefact. */
@@ -49,22 +48,17 @@ test('the HTML report of a real run, in headless Chromium: every chart drawn, no
   if (chromium.kind !== 'browser') throw new Error('chromium resolved to a process runtime')
   // A small real run over this repository: every kind of chart (side by side, bars, lines, strips).
   const out = tempDir()
-  const { files } = await runBench({
-    root: REPO,
-    suites: SUITES.filter((s) => ['ids', 'hash', 'lag', 'concurrency'].includes(s.name)),
-    filter: 'pbkdf2',
-    mode: 'quick',
-    // The quick caps, tightened: the natives every filter keeps include scrypt at N=2^17 (~0.6 s a
-    // call), which no chart here needs; the caps leave it out and each kind of chart still drawn.
-    budget: capped(300, 250),
-    command: ['authlab-bench', '--suite', 'ids,hash,lag,concurrency', '--filter', 'pbkdf2'],
-    seed: 3,
-    outDir: out,
-    toolVersions: { tinybench: 'test' },
-    stdout: () => {},
-    progress: silentProgress,
-    color: false,
-  })
+  // The quick caps, tightened: the natives every filter keeps include scrypt at N=2^17 (~0.6 s a
+  // call), which no chart here needs; the caps leave it out and each kind of chart still drawn.
+  const suites = await tinySuites(['ids', 'hash', 'lag', 'concurrency'], capped(300, 250))
+  const { files } = await runBench(
+    benchOptions(REPO, suites, out, {
+      filter: 'pbkdf2',
+      command: ['authlab-bench', '--suite', 'ids,hash,lag,concurrency', '--filter', 'pbkdf2'],
+      seed: 3,
+      toolVersions: { tinybench: 'test' },
+    }),
+  )
   const report = files.find((f) => f.endsWith('.html')) as string
   const json = files.find((f) => f.endsWith('.json')) as string
   // The index over two runs (the same file under a second name) exercises the compare picker.
@@ -76,7 +70,6 @@ test('the HTML report of a real run, in headless Chromium: every chart drawn, no
       thresholdPct: 5,
       alpha: 0.01,
       absolute: false,
-      processRounds: PROCESS_ROUND_SUITES,
     }),
   )
 

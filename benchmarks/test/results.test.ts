@@ -1,34 +1,28 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { runRounds } from '../src/measure/rounds.js'
-import { readResults, schemaErrors } from '../src/results/results.js'
-import { resultsStem, runBench } from '../src/run.js'
-import { SUITES } from '../src/suites/index.js'
-import type { Suite } from '../src/types.js'
-import { silentProgress, syntheticResults, TINY, tempDir, tempWorkspace } from './fixtures.js'
+import { resultsStem, runBench } from '../src/commands/run-bench.js'
+import { runRounds } from '../src/harness/rounds.js'
+import { type AnySuite, defineSuite } from '../src/harness/suite.js'
+import { schemaErrors } from '../src/model/schema.js'
+import { readResults } from '../src/stats/decide.js'
+import { benchOptions, syntheticResults, tempDir, tempWorkspace, tinySuites } from './fixtures.js'
 
 describe('results file', () => {
   test('a real run over a temporary workspace writes JSON that matches the schema, plus Markdown, SVG and HTML', async () => {
     const root = tempWorkspace()
     const out = tempDir()
     let printed = ''
-    const ids = SUITES.filter((s) => s.name === 'ids')
-    const { results, files } = await runBench({
-      root,
-      suites: ids,
-      mode: 'quick',
-      budget: TINY,
-      command: ['authlab-bench', '--suite', 'ids'],
-      seed: 7,
-      outDir: out,
-      toolVersions: { tinybench: 'test' },
-      stdout: (text) => {
-        printed += text
-      },
-      progress: silentProgress,
-      color: false,
-    })
+    const { results, files } = await runBench(
+      benchOptions(root, await tinySuites(['ids']), out, {
+        command: ['authlab-bench', '--suite', 'ids'],
+        seed: 7,
+        toolVersions: { tinybench: 'test' },
+        stdout: (text) => {
+          printed += text
+        },
+      }),
+    )
     const names = files.map((f) => f.slice(out.length + 1).replace(/^.*Z-\w+/, '<stem>'))
     expect(names).toEqual([
       '<stem>.json',
@@ -70,40 +64,36 @@ describe('results file', () => {
     expect(printed).toContain('temporary counter')
     // Seven measuring processes: seconds on a quiet box, a minute or more when the shared box is saturated.
   }, 240_000)
+})
 
+describe('the suites of a run, in order', () => {
   test('a suite that spreads its rounds runs the suites after it halfway through, and keeps its place in the results', async () => {
     const events: string[] = []
-    const suite = (name: string, spreadsRounds = false): Suite => ({
-      name,
-      description: name,
-      method: () => `${name} method`,
-      spreadsRounds,
-      async run(_, ctx) {
-        events.push(`${name}:${ctx.interlude ? 'interlude' : 'none'}`)
-        await runRounds({
-          candidates: [name],
-          budget: { rounds: 4 },
-          seed: 1,
-          measure: async (_c, round) => events.push(`${name}${round}`),
-          onError: () => {},
-          interlude: ctx.interlude,
-        })
-        return { rows: [], notes: [] }
-      },
-    })
-    const { results } = await runBench({
-      root: tempWorkspace(),
-      suites: [suite('a', true), suite('b'), suite('c', true)],
-      mode: 'quick',
-      budget: TINY,
-      command: ['authlab-bench'],
-      seed: 1,
-      outDir: tempDir(),
-      toolVersions: {},
-      stdout: () => {},
-      progress: silentProgress,
-      color: false,
-    })
+    const suite = (name: string, spreadsRounds = false): AnySuite =>
+      defineSuite({
+        name,
+        order: 0,
+        description: name,
+        baseline: 'none',
+        budget: { quick: { rounds: 4 }, full: { rounds: 4 } },
+        method: () => `${name} method`,
+        spreadsRounds,
+        async run(_, ctx) {
+          events.push(`${name}:${ctx.interlude ? 'interlude' : 'none'}`)
+          await runRounds({
+            candidates: [name],
+            budget: { rounds: 4 },
+            seed: 1,
+            measure: async (_c, round) => events.push(`${name}${round}`),
+            onError: () => {},
+            interlude: ctx.interlude,
+          })
+          return { rows: [], notes: [] }
+        },
+      })
+    const { results } = await runBench(
+      benchOptions(tempWorkspace(), [suite('a', true), suite('b'), suite('c', true)], tempDir()),
+    )
     // The last suite has none after it, so no interlude; every suite ran once.
     expect(events).toEqual([
       'a:interlude',
@@ -124,7 +114,9 @@ describe('results file', () => {
     ])
     expect(results.suites.map((s) => s.name)).toEqual(['a', 'b', 'c'])
   })
+})
 
+describe('results files read back', () => {
   test('the synthetic fixture is valid, and each kind of damage is named', () => {
     const good = syntheticResults()
     expect(schemaErrors(good)).toEqual([])

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path'
 import { discoverPackages, type LoadedPackage, loadPackages } from '@authlab/workspace'
 import { describe, expect, test } from 'vitest'
-import { groupsFor } from '../src/runtimes/groups.js'
+import type { RuntimeGroup } from '../src/runtimes/group.js'
+import { portable as hash } from '../src/suites/hash/runtimes.js'
+import { portable as idsSuite } from '../src/suites/ids/runtimes.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -10,7 +12,17 @@ async function loaded(): Promise<LoadedPackage[]> {
   return outcomes.flatMap((o) => (o.ok ? [o.pkg] : []))
 }
 
-const ids = (groups: ReturnType<typeof groupsFor>, group: string) =>
+/** The groups the named portable suites measure in `runtime`, from the packages that claim it. */
+function groupsFor(
+  runtime: string,
+  suites: readonly ('hash' | 'ids')[],
+  packages: readonly LoadedPackage[],
+): RuntimeGroup[] {
+  const claiming = packages.filter((pkg) => pkg.runtimes.includes(runtime as never))
+  return suites.flatMap((s) => (s === 'hash' ? hash : idsSuite).groups(runtime, claiming))
+}
+
+const ids = (groups: readonly RuntimeGroup[], group: string) =>
   groups.find((g) => g.group === group)?.candidates.map((c) => c.id) ?? []
 
 describe("a runtime's own APIs as references in its column only", () => {

@@ -1,15 +1,14 @@
 import { resolve } from 'node:path'
 import { runningRuntime } from '@authlab/workspace'
 import { describe, expect, test } from 'vitest'
+import type { Progress } from '../src/harness/suite.js'
 import { main } from '../src/main.js'
-import { QUICK } from '../src/measure/budget.js'
-import { schemaErrors } from '../src/results/results.js'
+import { schemaErrors } from '../src/model/schema.js'
+import type { Flag } from '../src/model/types.js'
 import { mergeRuntimes, parseRuntimes, runAcrossRuntimes } from '../src/runtimes/across.js'
 import type { RuntimeOutcome } from '../src/runtimes/measure.js'
 import { measuredRunsOn } from '../src/runtimes/measure.js'
-import { idsSuite } from '../src/suites/ids.js'
-import { SUITES } from '../src/suites/index.js'
-import type { Progress } from '../src/types.js'
+import { suite as idsSuite } from '../src/suites/ids/index.js'
 import { tempDir } from './fixtures.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -39,10 +38,11 @@ describe('--runtime parsing', () => {
   })
 })
 
-const row = (runtime: string, candidate: string, value: number, flags: string[] = []) => ({
+const row = (runtime: string, candidate: string, value: number, flags: Flag[] = []) => ({
   suite: 'ids' as const,
   runtime,
-  group: `session IDs · ${runtime}`,
+  group: 'session IDs',
+  key: { setting: 'defaults', operation: 'generate' },
   candidate,
   label: candidate,
   value,
@@ -61,7 +61,7 @@ describe('merging runtimes', () => {
       ok: true,
       label: 'Node 20',
       reported: { name: 'node', version: '20.20.2' },
-      rows: [row('node', 'a', 100), row('node', 'a (A/A)', 101, ['A/A control']), row('node', 'b', 50)],
+      rows: [row('node', 'a', 100), row('node', 'a (A/A)', 101, [{ kind: 'control' }]), row('node', 'b', 50)],
       notes: [],
     },
     { id: 'firefox', ok: false, reason: '/usr/bin/firefox-esr is missing' },
@@ -116,17 +116,13 @@ describe('merging runtimes', () => {
 // A real run at a small budget over this Node and Deno: both start, each row names the runtime that
 // ran it as that runtime reports itself, and the merged file passes the results schema.
 test('a small real run over node and deno merges both into one valid results file', async () => {
-  const budget = {
-    ...QUICK,
-    ids: { ...QUICK.ids, rounds: 2, sampling: { ...QUICK.ids.sampling, sampleMs: 2 } },
-  }
-  const ids = SUITES.find((s) => s.name === 'ids')
-  if (!ids) throw new Error('no ids suite')
+  const budget = { ...idsSuite.budget.quick, rounds: 2 }
+  const ids = { ...idsSuite, budget: { quick: budget, full: budget } }
   const across = await runAcrossRuntimes({
     root: ROOT,
     runtimes: ['node', 'deno'],
     suites: [ids],
-    budget,
+    mode: 'quick',
     progress: quiet,
   })
   expect(across.skipped).toEqual([])
@@ -147,7 +143,7 @@ test('a small real run over node and deno merges both into one valid results fil
     arch: 'x',
   }
   const file = {
-    format: 'authlab-bench/2',
+    format: 'authlab-bench/3',
     environment: {
       ...environment,
       runtime: 'node',

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { runRounds, shuffledRounds } from '../src/measure/rounds.js'
+import { runRounds, shuffledRounds } from '../src/harness/rounds.js'
 import {
   mannWhitney,
   median,
@@ -9,8 +9,8 @@ import {
   seededRandom,
   selectInPlace,
   shiftInterval,
-} from '../src/measure/stats.js'
-import { limitFlags, perRoundRatios, summarizeRatio } from '../src/measure/verdict.js'
+} from '../src/stats/stats.js'
+import { limitFlags, perRoundRatios, summarizeRatio } from '../src/stats/verdict.js'
 
 describe('Mann–Whitney U', () => {
   test('exact two-sided p-values match the tables: 3 vs 3 fully separated → 2/20, 5 vs 5 → 2/252', () => {
@@ -182,11 +182,16 @@ describe('rounds', () => {
   })
 
   test('a ratio to a limit wholly above 1 is a measurement error', () => {
-    expect(limitFlags(summarizeRatio('limit', [1.1, 1.2, 1.15, 1.12, 1.18]))[0]).toMatch(
-      /^measurement error: above its limit/,
-    )
-    expect(limitFlags(summarizeRatio('limit', [0.9, 1.05, 0.95, 1.0, 0.97]))).toEqual([])
-    expect(summarizeRatio('x', [])).toMatchObject({ verdict: 'undecided', rounds: [] })
+    expect(
+      limitFlags(summarizeRatio({ against: 'limit', label: 'limit' }, [1.1, 1.2, 1.15, 1.12, 1.18]))[0],
+    ).toMatchObject({ kind: 'above-limit', limit: 1, low: expect.any(Number) })
+    expect(
+      limitFlags(summarizeRatio({ against: 'limit', label: 'limit' }, [0.9, 1.05, 0.95, 1.0, 0.97])),
+    ).toEqual([])
+    expect(summarizeRatio({ against: 'x', label: 'x' }, [])).toMatchObject({
+      verdict: 'undecided',
+      rounds: [],
+    })
   })
 
   test('the seeded source is deterministic and uniform enough to shuffle', () => {

@@ -4,14 +4,17 @@ import { startRemoteScrypt } from '@authlab/stretch-helper'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { nativeHashers } from '../src/discover/baselines.js'
 import { loadCandidates } from '../src/discover/candidates.js'
-import { placement } from '../src/measure/placement.js'
+import { placement } from '../src/harness/placement.js'
+import type { Progress, SuiteContext, SuiteResult } from '../src/harness/suite.js'
+import type { Candidates } from '../src/model/candidates.js'
+import { hasFlag } from '../src/model/types.js'
 import { renderMarkdown } from '../src/report/markdown.js'
+import { runDocument } from '../src/report/run-document.js'
 import { renderTerminal } from '../src/report/terminal.js'
-import { createStretchSuite } from '../src/suites/stretch.js'
-import { keysOf } from '../src/suites/stretch-jobs.js'
-import type { StartRemote } from '../src/suites/stretch-remote.js'
-import type { Candidates, Progress, SuiteContext, SuiteResult } from '../src/types.js'
-import { silentProgress, syntheticResults, TINY } from './fixtures.js'
+import { createStretchSuite } from '../src/suites/stretch/index.js'
+import { keysOf, type StretchBudget } from '../src/suites/stretch/jobs.js'
+import type { StartRemote } from '../src/suites/stretch/remote.js'
+import { context, reportOptions, silentProgress, syntheticResults, TINY } from './fixtures.js'
 
 // The real chain, the real native scrypt and PBKDF2, and a real helper process: row [2] end to end,
 // on the smallest budget (figures are not checked).
@@ -31,13 +34,7 @@ beforeAll(async () => {
   expect(real.stretch, `${ONEPW} is built`).toHaveLength(1)
 }, 60_000)
 
-const ctx = (overrides: Partial<SuiteContext> = {}): SuiteContext => ({
-  budget: TINY,
-  progress: silentProgress(),
-  cores: 2,
-  seed: 1,
-  ...overrides,
-})
+const ctx = (overrides: Partial<SuiteContext<StretchBudget>> = {}) => context(TINY.stretch, overrides)
 
 /** The real helper, with every start recorded: its options and the process it started. */
 function watchedStart(alter?: (setup: RemoteScryptSetup) => RemoteScryptSetup) {
@@ -71,7 +68,7 @@ describe('row [2]: the chain with scrypt on a real helper process', () => {
     expect(remote?.unit).toBe('ops/s (wall)')
     expect(remote?.rounds).toHaveLength(TINY.stretch.rounds)
     // Its baseline is [3] in the same rounds, shown in the same group.
-    const local = rows.find((r) => r.group === remote?.group && r.flags.includes('baseline'))
+    const local = rows.find((r) => r.group === remote?.group && hasFlag(r, 'baseline'))
     expect(local?.label).toMatch(/^\[3\] scrypt: /)
     expect(remote?.ratios[0]?.baseline).toBe(local?.label)
     expect(remote?.ratios[0]?.rounds).toHaveLength(TINY.stretch.rounds)
@@ -149,17 +146,21 @@ describe('--rtt: a simulated round trip, labelled in every output', () => {
     )
   })
 
-  test('terminal, JSON and Markdown all carry the label', () => {
+  test('terminal, JSON and Markdown all carry the label', async () => {
     const record = {
       name: 'stretch',
       description: 'stretch',
+      method: '',
+      processRounds: false,
       notes: result.notes,
+      failures: [],
       rows: result.rows.map((row) => ({ suite: 'stretch', ...row })),
     }
     const results = { ...syntheticResults(), suites: [record] }
     const label = '[2] scrypt: remote helper (simulated RTT 30 ms)'
-    expect(renderTerminal(record, { color: false, wide: true })).toContain(label)
-    expect(renderMarkdown(results, () => [])).toContain(label)
+    expect(renderTerminal(record, {}, { color: false, wide: true })).toContain(label)
+    const options = { ...(await reportOptions()), charts: () => [], strips: false }
+    expect(renderMarkdown(await runDocument(results, options))).toContain(label)
     expect(JSON.stringify(results)).toContain(label)
   })
 })

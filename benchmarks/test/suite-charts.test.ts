@@ -1,16 +1,25 @@
 import { expect, test } from 'vitest'
+import type { Row, SuiteRecord } from '../src/model/types.js'
 import { renderSvg } from '../src/report/charts.js'
 import { suiteCharts } from '../src/report/suite-charts.js'
-import type { SuiteRecord } from '../src/results/results.js'
-import type { Row } from '../src/types.js'
-import { ratioOf, roundsAround, syntheticResults } from './fixtures.js'
+import { ratioOf, reportOptions, roundsAround, syntheticResults } from './fixtures.js'
 
 const count = (svg: string, role: string) => svg.split(`aria-roledescription="${role}"`).length - 1
 const [ids, lag] = syntheticResults().suites
 if (!ids || !lag) throw new Error('fixture has two suites')
 
+const { views } = await reportOptions()
+/** A suite record of these rows, its charts as its view draws them. */
+const charts = (name: string, rows: readonly Row[]) =>
+  suiteCharts(
+    { name, description: '', method: '', processRounds: false, notes: [], failures: [], rows },
+    views(name),
+    2,
+  )
+
 const row = (over: Partial<Row> & Pick<Row, 'group' | 'label' | 'value'>): Row => ({
   suite: 'x',
+  key: { setting: over.group, operation: '' },
   candidate: over.label,
   unit: 'x',
   higherIsBetter: true,
@@ -25,9 +34,9 @@ test('ids: IDs/s beside retained heap per survivor, and the ratio chart with the
     ...ids,
     rows: ids.rows.map((r, i) => ({ ...r, details: { ...r.details, 'heap B/survivor': 40 + 10 * i } })),
   }
-  const charts = suiteCharts(withHeap, 2)
-  expect(charts.map((c) => c.name)).toEqual(['speed-and-heap', 'ids-s'])
-  const [speedAndHeap, ratios] = await Promise.all(charts.map((c) => renderSvg(c.spec)))
+  const drawn = suiteCharts(withHeap, views('ids'), 2)
+  expect(drawn.map((c) => c.name)).toEqual(['speed-and-heap', 'ids-s'])
+  const [speedAndHeap, ratios] = await Promise.all(drawn.map((c) => renderSvg(c.spec)))
   expect(speedAndHeap).toContain('bytes per survivor (lower is better)')
   expect(count(speedAndHeap as string, 'bar')).toBe(2 * ids.rows.length)
   // Labels are escaped by the renderer: a package name cannot break the XML.
@@ -40,7 +49,7 @@ test('ids: IDs/s beside retained heap per survivor, and the ratio chart with the
 })
 
 test('lag: max and p99 delay side by side, coloured by where the hasher runs', async () => {
-  const [chart] = suiteCharts(lag, 2)
+  const [chart] = suiteCharts(lag, views('lag'), 2)
   const svg = await renderSvg(chart?.spec as never)
   expect(svg).toContain('p99 event-loop delay')
   expect(count(svg, 'bar')).toBe(4)
@@ -55,13 +64,14 @@ test('login: throughput and GET /health p99 on the same rows, in the left panel�
     row({
       suite: 'http',
       group,
+      key: { setting: 'express/bcrypt:cost=10', operation: 'login' },
       label: label as string,
       value: value as number,
       unit: 'logins/s',
       details: { 'GET /health p99 ms': p99 as number },
     }),
   )
-  const [chart] = suiteCharts({ name: 'http', description: '', notes: [], rows }, 2)
+  const [chart] = charts('http', rows)
   const svg = await renderSvg(chart?.spec as never)
   expect(svg).toContain('GET /health p99 meanwhile')
   // Both panels list bcryptjs first (more logins/s): its 159 ms p99 bar is on its row, at its height.
@@ -86,17 +96,17 @@ test('concurrency: speed-up per hasher against the min(K, cores) limit line', as
       value: 10 * Math.min(k, 2) * 0.9,
       unit: 'hashes/s',
       details: { 'limit hashes/s': 20 },
-      ratios: k === 1 ? [] : [ratioOf('cores ÷ single-hash time', roundsAround(0.9))],
+      ratios: k === 1 ? [] : [ratioOf({ label: 'K=1', against: 'K=1' }, roundsAround(0.9))],
     }),
   )
-  const charts = suiteCharts({ name: 'concurrency', description: '', notes: [], rows }, 2)
-  expect(charts.map((c) => c.name)).toEqual(['speed-up'])
-  const svg = await renderSvg(charts[0]?.spec as never)
+  const drawn = charts('concurrency', rows)
+  expect(drawn.map((c) => c.name)).toEqual(['speed-up'])
+  const svg = await renderSvg(drawn[0]?.spec as never)
   expect(svg).toContain('limit: cores ÷ hash time (2 cores)')
   expect(count(svg, 'line mark')).toBe(2)
 })
 
 test('a group of yes/no figures is left to its table', () => {
   const rows = [row({ group: 'compatibility', label: 'redis', value: 1, unit: 'compatible' })]
-  expect(suiteCharts({ name: 'stores', description: '', notes: [], rows }, 2)).toEqual([])
+  expect(charts('stores', rows)).toEqual([])
 })

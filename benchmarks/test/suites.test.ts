@@ -1,12 +1,14 @@
 import type { PasswordHasher, RunsOn } from '@authlab/core'
 import { describe, expect, test } from 'vitest'
 import { nativeHashers } from '../src/discover/baselines.js'
-import { concurrencyLevels, concurrencySuite, projectedRoundMs } from '../src/suites/concurrency.js'
-import { hashSuite } from '../src/suites/hash.js'
-import { lagSuite } from '../src/suites/lag.js'
-import { stretchSuite } from '../src/suites/stretch.js'
-import type { Candidates, HashCandidate, SuiteContext } from '../src/types.js'
-import { capped, silentProgress, TINY } from './fixtures.js'
+import type { Candidates, HashCandidate } from '../src/model/candidates.js'
+import { hasFlag } from '../src/model/types.js'
+import { concurrencyLevels, projectedRoundMs } from '../src/suites/concurrency/burst.js'
+import { suite as concurrencySuite } from '../src/suites/concurrency/index.js'
+import { suite as hashSuite } from '../src/suites/hash/index.js'
+import { suite as lagSuite } from '../src/suites/lag/index.js'
+import { suite as stretchSuite } from '../src/suites/stretch/index.js'
+import { capped, context, silentProgress, TINY } from './fixtures.js'
 
 /**
  * Synthetic hashers: instant, self-describing, honouring their cost options the way core's builders
@@ -58,7 +60,15 @@ const candidates: Candidates = {
     },
   ],
 }
-const ctx: SuiteContext = { budget: TINY, progress: silentProgress(), cores: 2, seed: 1 }
+/** Each suite's context at its tiny budget (or the tight caps'). */
+const ctx = {
+  hash: context(TINY.hash),
+  lag: context(TINY.lag),
+  concurrency: context(TINY.concurrency),
+  stretch: context(TINY.stretch),
+}
+const TIGHT = capped(10, 10)
+const tightCaps = { hash: context(TIGHT.hash), concurrency: context(TIGHT.concurrency) }
 
 /** `candidate` with every call 20 ms late (a timer, not CPU): slower than the caps of `tightCaps`. */
 function slowed(candidate: HashCandidate): HashCandidate {
@@ -82,7 +92,6 @@ function slowed(candidate: HashCandidate): HashCandidate {
     },
   }
 }
-const tightCaps: SuiteContext = { ...ctx, budget: capped(10, 10) }
 
 describe('pure helpers', () => {
   test('concurrency levels are 1, cores, 4×cores and 32 without repeats', () => {
@@ -97,7 +106,7 @@ describe('pure helpers', () => {
 
 describe('hashing suites on synthetic hashers', () => {
   test('hash: defaults and cost-equalised groups, ratios to the native implementation, shared measurements', async () => {
-    const { rows } = await hashSuite.run(candidates, ctx)
+    const { rows } = await hashSuite.run(candidates, ctx.hash)
     const groups = [...new Set(rows.map((r) => r.group))]
     expect(groups).toEqual([
       'defaults · hash',
@@ -111,19 +120,19 @@ describe('hashing suites on synthetic hashers', () => {
     ])
     const jsAtTen = rows.find((r) => r.group === 'bcrypt cost 10 · hash' && r.candidate === 'syn-bcrypt-js')
     expect(jsAtTen?.ratios[0]?.baseline).toBe(`${nativeHashers().bcrypt} (synthetic)`)
-    expect(jsAtTen?.flags).toContain('same measurement as defaults')
+    expect(jsAtTen && hasFlag(jsAtTen, 'same-as-defaults')).toBe(true)
     expect(rows.find((r) => r.group === 'scrypt better-auth N=2^14 r=16 p=1 · hash')?.details.params).toBe(
       'scrypt ln=14 r=16 p=1',
     )
     // The A/A control: native bcrypt's defaults again, as its own row with its own rounds.
-    const control = rows.find((r) => r.group === 'defaults · hash' && r.flags.includes('A/A control'))
+    const control = rows.find((r) => r.group === 'defaults · hash' && hasFlag(r, 'control'))
     expect(control).toMatchObject({ candidate: `${nativeHashers().bcrypt} (A/A)`, unit: 'CPU ms/hash' })
     expect(control?.rounds).toHaveLength(TINY.hash.rounds)
     expect(control?.ratios[0]?.rounds).toHaveLength(TINY.hash.rounds)
   })
 
   test('lag: one row per hasher with delay, ticks and utilization', async () => {
-    const { rows } = await lagSuite.run(candidates, ctx)
+    const { rows } = await lagSuite.run(candidates, ctx.lag)
     expect(rows.map((r) => r.candidate)).toEqual(candidates.hashers.map((h) => h.id))
     expect(Object.keys(rows[0]?.details ?? {})).toEqual([
       'p99 delay ms',
@@ -144,7 +153,7 @@ describe('hashing suites on synthetic hashers', () => {
     const scryptJs = syntheticHasher('syn-scrypt-js', 'scrypt', 'main-thread', { ln: 17, r: 8, p: 1 })
     const { rows } = await lagSuite.run(
       { ...candidates, hashers: [native, pureJs, worker, scrypt, scryptJs] },
-      ctx,
+      ctx.lag,
     )
     const baselines = Object.fromEntries(rows.map((r) => [r.candidate, r.ratios.map((q) => q.baseline)]))
     expect(baselines).toEqual({
@@ -157,10 +166,13 @@ describe('hashing suites on synthetic hashers', () => {
   })
 
   test("concurrency: every K per hasher as the speed-up over its round's single hash; one A/A control", async () => {
-    const { rows, notes } = await concurrencySuite.run({ ...candidates, hashers: [native, pureJs] }, ctx)
+    const { rows, notes } = await concurrencySuite.run(
+      { ...candidates, hashers: [native, pureJs] },
+      ctx.concurrency,
+    )
     // A finite burst cap is quick mode: K = 1, cores and 4 × cores; the burst of 32 is a full-mode level.
     expect(rows.map((r) => `${r.candidate} ${r.group}`)).toEqual([
-      `${native.id} K=1 again (A/A control)`,
+      `${native.id} (A/A) K=1 again (A/A control)`,
       `${native.id} K=1`,
       `${native.id} K=2`,
       `${native.id} K=8`,
@@ -177,7 +189,9 @@ describe('hashing suites on synthetic hashers', () => {
     expect(rows[2]?.ratios[0]?.verdict).toBe('undecided')
     expect(notes.at(-1)).toMatch(/UV_THREADPOOL_SIZE/)
   })
+})
 
+describe('hashing suites: what they leave out, and why', () => {
   test('a variant at a cost setting is left to that setting’s table in the hash suite, kept in lag', async () => {
     let created = 0
     const variant: HashCandidate = {
@@ -191,16 +205,16 @@ describe('hashing suites on synthetic hashers', () => {
       },
     }
     const hashers = [native, variant]
-    const hash = await hashSuite.run({ ...candidates, hashers }, ctx)
+    const hash = await hashSuite.run({ ...candidates, hashers }, ctx.hash)
     expect(created).toBe(0)
     expect(hash.rows.some((r) => r.candidate === variant.id)).toBe(false)
-    const lag = await lagSuite.run({ ...candidates, hashers }, ctx)
+    const lag = await lagSuite.run({ ...candidates, hashers }, ctx.lag)
     expect(lag.rows.some((r) => r.candidate === variant.id)).toBe(true)
   })
 
   test('a configuration slower than the caps is not run, and the notes say why', async () => {
     const hashers = [native, slowed(pureJs)]
-    const hash = await hashSuite.run({ ...candidates, hashers }, tightCaps)
+    const hash = await hashSuite.run({ ...candidates, hashers }, tightCaps.hash)
     expect(hash.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
     expect(hash.rows.some((r) => r.candidate === native.id)).toBe(true)
     expect(hash.notes).toContainEqual(
@@ -208,9 +222,10 @@ describe('hashing suites on synthetic hashers', () => {
         /^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-js-slow \(.*\) \([\d.]+ s\)/,
       ),
     )
-    const concurrency = await concurrencySuite.run({ ...candidates, hashers }, tightCaps)
+    const concurrency = await concurrencySuite.run({ ...candidates, hashers }, tightCaps.concurrency)
     expect(concurrency.rows.some((r) => r.candidate === 'syn-bcrypt-js-slow')).toBe(false)
-    expect(concurrency.rows.filter((r) => r.candidate === native.id)).toHaveLength(4)
+    expect(concurrency.rows.filter((r) => r.candidate === native.id)).toHaveLength(3)
+    expect(concurrency.rows.filter((r) => r.candidate === `${native.id} (A/A)`)).toHaveLength(1)
     expect(concurrency.notes).toContainEqual(
       expect.stringMatching(/^Not run, over the 0\.01 s quick cap .*: syn-bcrypt-js-slow \(a burst of K=2\)/),
     )
@@ -235,7 +250,7 @@ describe('hashing suites on synthetic hashers', () => {
         }
       },
     }
-    const hash = await hashSuite.run({ ...candidates, hashers: [native, proportional] }, tightCaps)
+    const hash = await hashSuite.run({ ...candidates, hashers: [native, proportional] }, tightCaps.hash)
     expect(called).toContain(10)
     expect(called).not.toContain(12)
     // The prediction is 4 × the measured cost-10 call, which a timer never makes shorter than 16 ms; a
@@ -244,7 +259,9 @@ describe('hashing suites on synthetic hashers', () => {
     const predicted = /syn-bcrypt-work \(.*12.*\) \((\d+\.\d) s\)/.exec(note ?? '')?.[1]
     expect(Number(predicted)).toBeGreaterThanOrEqual(0.1)
   })
+})
 
+describe('hashing suites: work predicts a call within one algorithm', () => {
   test('work predicts a call only within one algorithm: a package implementing two is timed in both', async () => {
     // 5 ms per bcrypt call at 2^10 units would predict 1.3 s for scrypt's 2^18: units of different
     // algorithms are not comparable, and the scrypt setting must be called.
@@ -267,7 +284,7 @@ describe('hashing suites on synthetic hashers', () => {
         }
       },
     }
-    const hash = await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, tightCaps)
+    const hash = await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, tightCaps.hash)
     expect(called).toContain('scrypt')
     expect(hash.notes.filter((n) => n.startsWith('syn-two (scrypt'))).toEqual([])
   })
@@ -288,7 +305,7 @@ describe('hashing suites on synthetic hashers', () => {
     }
     const steps: string[] = []
     const progress = { ...silentProgress(), step: (label: string) => steps.push(label) }
-    await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, { ...ctx, progress })
+    await hashSuite.run({ ...candidates, hashers: [native, scrypt, two] }, { ...ctx.hash, progress })
     const scryptSteps = steps.filter((s) => s.includes('(scrypt ln=14'))
     expect(scryptSteps.some((s) => s.includes('scrypt (syn-two)'))).toBe(true)
     expect(steps.filter((s) => s.includes('bcrypt (syn-two) (scrypt'))).toEqual([])
@@ -297,7 +314,7 @@ describe('hashing suites on synthetic hashers', () => {
   test('stretch: [1] PBKDF2 20k backends, the chain per scrypt backend, and [2] in wall time', async () => {
     // Row [2] starts the real helper process; this synthetic chain never calls its scrypt (the real
     // chain's row [2] is in stretch.test.ts).
-    const { rows } = await stretchSuite.run(candidates, ctx)
+    const { rows } = await stretchSuite.run(candidates, ctx.stretch)
     const wall = 'syn-stretch chain, wall time: [2] remote helper vs [3] local'
     expect(rows.map((r) => [r.group, r.label])).toEqual([
       ['[1] PBKDF2-SHA256 20,000 iterations', `${nativeHashers()['pbkdf2-sha256']} (synthetic)`],

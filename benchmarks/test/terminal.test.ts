@@ -2,9 +2,11 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { stderrProgress, timeLeftMs } from '../src/measure/progress.js'
-import { findings } from '../src/report/figures.js'
-import { inTerminal } from '../src/report/format.js'
+import { findings } from '../src/advice/findings.js'
+import { portableHashers } from '../src/advice/portable.js'
+import { stderrProgress, timeLeftMs } from '../src/harness/progress.js'
+import { hasFlag, type Ratio, RESULTS_FORMAT, type ResultsFile, type Row } from '../src/model/types.js'
+import { findingPartText } from '../src/report/format.js'
 import {
   COMPACT_WIDTH,
   renderFindings,
@@ -13,10 +15,21 @@ import {
   useColor,
   wrap,
 } from '../src/report/terminal.js'
-import { RESULTS_FORMAT, type ResultsFile, readResults } from '../src/results/results.js'
-import { syntheticResults } from './fixtures.js'
+import { renderAdvice } from '../src/report/terminal-advice.js'
+import { readResults } from '../src/stats/decide.js'
+import { reportOptions, syntheticResults } from './fixtures.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
+const { views } = await reportOptions()
+/** Whether the compact terminal shows a row: its suite's view says. */
+const inTerminal = (row: Row) => {
+  const view = views(row.suite)
+  return (view.summary?.(row) ?? true) && (view.terminal?.(row) ?? true)
+}
+const terminal = (
+  suite: ResultsFile['suites'][number],
+  options: { color: boolean; wide: boolean; width?: number },
+) => renderTerminal(suite, views(suite.name), options)
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 const columns = (line: string) => [...line.replace(ANSI, '')].length
 
@@ -52,7 +65,7 @@ describe('compact terminal', () => {
   ])('every line of every real suite fits %i columns (color %s)', (width, color) => {
     for (const { file, results } of runs) {
       for (const suite of results.suites) {
-        const text = renderTerminal(suite, { color, wide: false, width })
+        const text = terminal(suite, { color, wide: false, width })
         const wide = text.split('\n').filter((l) => columns(l) > width)
         expect(wide, `${file} ${suite.name}`).toEqual([])
         // Every row a summary shows is there, each with its one-word verdict where it has a ratio.
@@ -64,8 +77,8 @@ describe('compact terminal', () => {
   test('--wide prints every column: baselines, details and flags', () => {
     const [ids] = syntheticResults().suites
     if (!ids) throw new Error('fixture has an ids suite')
-    const wide = renderTerminal(ids, { color: false, wide: true })
-    const compact = renderTerminal(ids, { color: false, wide: false })
+    const wide = terminal(ids, { color: false, wide: true })
+    const compact = terminal(ids, { color: false, wide: false })
     expect(wide).toContain('ns/ID')
     expect(wide).toContain('measurement error: above its limit')
     expect(compact).not.toContain('ns/ID')
@@ -161,7 +174,7 @@ describe('a run says the rule once, points to each method, and ends with what it
 
   test('a suite prints a pointer to its method, not the method', () => {
     const record = { ...(syntheticResults().suites[0] as ResultsFile['suites'][0]), method: 'M'.repeat(500) }
-    const text = renderTerminal(record, options)
+    const text = terminal(record, options)
     expect(text).toContain('method: authlab-bench --explain --suite')
     expect(text).not.toContain('MMMM')
   })
@@ -177,7 +190,7 @@ describe('a run says the rule once, points to each method, and ends with what it
     ([, results]) => {
       const text = renderFindings(results, options)
       expect(text).toContain('What this run found')
-      const found = findings([results])
+      const found = findings([results]).map((f) => ({ ...f, parts: f.parts.map(findingPartText) }))
       const claims = text.split('\n- ').slice(1)
       expect(claims).toHaveLength(found.length)
       for (const [i, finding] of found.entries()) {
@@ -203,24 +216,81 @@ describe('the terminal summarises; the reports hold every table', () => {
   test('a compact table names its A/A control’s verdict in its title; --wide lists the control’s row', () => {
     const run = realRuns().find(({ results }) => results.suites.some((s) => s.name === 'hash'))
     const hash = run?.results.suites.find((s) => s.name === 'hash')
-    const control = hash?.rows.find((r) => r.flags.includes('A/A control') && inTerminal(r))
+    const control = hash?.rows.find((r) => hasFlag(r, 'control') && inTerminal(r))
     if (!hash || !control) throw new Error('a committed run has a hash suite with an A/A control')
-    const text = renderTerminal(hash, { color: false, wide: false })
+    const text = terminal(hash, { color: false, wide: false })
     expect(text).toMatch(new RegExp(`${control.group} · .* · A/A control: (same|undecided|better|worse)`))
     expect(text).not.toContain(control.label)
-    expect(renderTerminal(hash, { color: false, wide: true })).toContain(control.label)
+    expect(terminal(hash, { color: false, wide: true })).toContain(control.label)
   })
 
   test('the hash suite shows its defaults’ hashes and counts the tables it leaves to the reports', () => {
     const run = realRuns().find(({ results }) => results.suites.some((s) => s.name === 'hash'))
     const hash = run?.results.suites.find((s) => s.name === 'hash')
     if (!hash) throw new Error('a committed run has a hash suite')
-    const text = renderTerminal(hash, { color: false, wide: false })
+    const text = terminal(hash, { color: false, wide: false })
     const settings = new Set(hash.rows.filter((r) => !inTerminal(r)).map((r) => r.group))
     expect(settings.size).toBeGreaterThan(0)
     for (const group of settings) expect(text).not.toContain(group)
     expect(text).toMatch(new RegExp(`--wide adds ${settings.size} tables and \\d+ notes?\\n`))
-    const wide = renderTerminal(hash, { color: false, wide: true })
+    const wide = terminal(hash, { color: false, wide: true })
     for (const group of settings) expect(wide).toContain(group)
+  })
+})
+
+describe('what a default run prints', () => {
+  const runs = realRuns().filter(({ results }) => results.suites.some((s) => s.name === 'ids-in-fastify'))
+  const options = { color: false, wide: false, width: COMPACT_WIDTH }
+  /** The whole terminal output of a run, as runBench prints it. */
+  const printed = (results: ResultsFile) =>
+    [
+      renderRule(options),
+      ...results.suites.map((s) => terminal(s, options)),
+      renderAdvice(results, portableHashers(join(HERE, '..', '..')), options),
+      renderFindings(results, options),
+    ].join('')
+
+  test('fits 120 lines, and ends with the findings', () => {
+    expect(runs.length).toBeGreaterThan(0)
+    for (const { file, results } of runs) {
+      const lines = printed(results).trimEnd().split('\n')
+      expect(lines.length, file).toBeLessThanOrEqual(120)
+      expect(printed(results)).toMatch(/What this run found\n(- .*\n( {2}.*\n)*)+$/)
+    }
+  })
+
+  test('every table names the baseline of each ratio: in its title, or marked and named under it', () => {
+    for (const { results } of runs) {
+      for (const suite of results.suites) {
+        const text = terminal(suite, options)
+        const shown = suite.rows.filter(inTerminal).filter((r) => !hasFlag(r, 'control') && r.ratios[0])
+        for (const row of shown) {
+          const baseline = (row.ratios[0] as Ratio).baseline
+          // The row's line: its label whole, or cut with an ellipsis.
+          const line = text.split('\n').find((l) => {
+            const shown = l.slice(2).split('  ')[0] ?? ''
+            return shown === row.label || (shown.endsWith('…') && row.label.startsWith(shown.slice(0, -1)))
+          }) as string
+          // Its table's title: the line above the table's header.
+          const above = text.slice(0, text.indexOf(line)).split('\n')
+          const title = above[above.findLastIndex((l) => l.startsWith('  candidate')) - 1] ?? ''
+          if (title.includes(`× vs ${baseline.slice(0, 30)}`)) continue
+          const mark = /[¹²³⁴⁵⁶⁷⁸⁹]/.exec(line)?.[0]
+          expect(mark, `${suite.name}: ${row.label} ÷ ${baseline}`).toBeDefined()
+          expect(text).toContain(`${mark} × vs ${baseline}`)
+        }
+      }
+    }
+  })
+
+  test('a failed round is shown in the compact output, with its candidate and reason', () => {
+    const [ids] = syntheticResults().suites
+    const failed = {
+      ...(ids as ResultsFile['suites'][number]),
+      failures: [{ candidate: 'ref:randomUUIDv7', reason: 'TypeError: Cannot redefine property: info' }],
+    }
+    expect(terminal(failed, options)).toContain(
+      '⚠ ref:randomUUIDv7: a round failed (TypeError: Cannot redefine property: info)',
+    )
   })
 })

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest'
-import { runRounds } from '../src/measure/rounds.js'
-import { medianInterval, seededRandom } from '../src/measure/stats.js'
+import { runRounds } from '../src/harness/rounds.js'
+import type { Ratio } from '../src/model/types.js'
+import { formatMagnitude, formatRatio, verdictText } from '../src/report/words.js'
+import { decideRows } from '../src/stats/decide.js'
+import { medianInterval, seededRandom } from '../src/stats/stats.js'
 import {
   decidable,
   judge,
@@ -10,9 +13,7 @@ import {
   smallSampleFactor,
   summarizeRatio,
   t975,
-} from '../src/measure/verdict.js'
-import { formatMagnitude, formatRatio, verdictText } from '../src/report/words.js'
-import { withheldIfDisagreeing } from '../src/run.js'
+} from '../src/stats/verdict.js'
 import { row } from './fixtures.js'
 
 /** A standard normal draw (Box–Muller) from a seeded source. */
@@ -52,30 +53,38 @@ describe('verdicts separate direction from precision', () => {
     expect(judge({ low: 0.905, high: 0.95 }, 7, 10)).toBe('undecided')
     expect(judge({ low: 0.85, high: 0.9 }, 7, 10)).toBe('worse')
     const rounds = [1.0, 1.05, 0.97, 1.04, 1.02, 1.03, 0.99]
-    const wide = summarizeRatio('b', rounds, undefined, 10)
+    const wide = summarizeRatio({ against: 'b', label: 'b', margin: 10 }, rounds)
     expect(wide).toMatchObject({ verdict: 'same', margin: 10 })
     expect(verdictText(wide)).toBe('same (±10 %)')
     expect(rejudge(wide)).toEqual(wide)
     // The suites' own margin leaves no trace in the ratio, so results files stay as they were.
-    expect(summarizeRatio('b', rounds, undefined, MIN_EFFECT_PCT)).not.toHaveProperty('margin')
+    expect(summarizeRatio({ against: 'b', label: 'b', margin: MIN_EFFECT_PCT }, rounds)).not.toHaveProperty(
+      'margin',
+    )
   })
 
   test('undecided straddles a margin and says where it leans; too few rounds decide nothing', () => {
-    const leaning = summarizeRatio('b', [0.9, 0.92, 0.93, 0.97, 0.99, 0.91, 0.94])
+    const leaning = summarizeRatio({ against: 'b', label: 'b' }, [0.9, 0.92, 0.93, 0.97, 0.99, 0.91, 0.94])
     expect(leaning.verdict).toBe('undecided')
     expect(verdictText(leaning)).toBe('undecided, leans worse')
     expect(judge({ low: 1.9, high: 2.1 }, 4)).toBe('undecided')
-    expect(verdictText(summarizeRatio('b', [2, 2, 2]))).toBe('undecided (n = 3)')
+    expect(verdictText(summarizeRatio({ against: 'b', label: 'b' }, [2, 2, 2]))).toBe('undecided (n = 3)')
   })
 
   test('digits follow the interval: magnitude and interval always printed, with the verdict', () => {
     expect(formatMagnitude({ value: 0.736, low: 0.5, high: 0.9 })).toBe('0.7× [0.5–0.9]')
     expect(formatMagnitude({ value: 0.031, low: 0.026, high: 0.034 })).toBe('0.031× [0.026–0.034]')
     expect(formatMagnitude({ value: 4.916, low: 4.51, high: 5.0 })).toBe('4.9× [4.5–5.0]')
-    expect(formatRatio(summarizeRatio('b', [0.03, 0.031, 0.032, 0.029, 0.031]))).toMatch(/× \[.*\] worse$/)
-    expect(verdictText(summarizeRatio('b', [1, 1.01, 0.99, 1, 1.005]))).toBe(`same (±${MIN_EFFECT_PCT} %)`)
+    expect(
+      formatRatio(summarizeRatio({ against: 'b', label: 'b' }, [0.03, 0.031, 0.032, 0.029, 0.031])),
+    ).toMatch(/× \[.*\] worse$/)
+    expect(verdictText(summarizeRatio({ against: 'b', label: 'b' }, [1, 1.01, 0.99, 1, 1.005]))).toBe(
+      `same (±${MIN_EFFECT_PCT} %)`,
+    )
   })
+})
 
+describe('intervals that hold from run to run', () => {
   test('the interval covers the next run’s median in ≥ 85 % of runs, run-to-run shift included (an interval of this run’s median alone does not)', () => {
     const random = seededRandom(11)
     let covered = 0
@@ -135,11 +144,13 @@ describe('verdicts separate direction from precision', () => {
         measure: async () => Math.exp(0.05 * normal(random)),
         onError: () => {},
         // The harness's own pending rule, futility stop included.
-        comparisons: (_, r) => [{ ratio: summarizeRatio('', (r.get('control') ?? []) as number[]) }],
+        comparisons: (_, r) => [
+          { ratio: summarizeRatio({ against: '', label: '' }, (r.get('control') ?? []) as number[]) },
+        ],
       })
       const rounds = (results.get('control') ?? []) as number[]
-      verdicts.push(summarizeRatio('', rounds).verdict)
-      unraced.push(summarizeRatio('', rounds.slice(0, 5)).verdict)
+      verdicts.push(summarizeRatio({ against: '', label: '' }, rounds).verdict)
+      unraced.push(summarizeRatio({ against: '', label: '' }, rounds.slice(0, 5)).verdict)
     }
     const wrong = verdicts.filter((v) => v === 'better' || v === 'worse').length
     expect(wrong / verdicts.length).toBeLessThanOrEqual(0.05)
@@ -153,7 +164,7 @@ describe('verdicts separate direction from precision', () => {
 
 describe('racing rounds', () => {
   test('a ratio more rounds could decide keeps racing; one they could not is given none (futility)', () => {
-    const q = (rounds: number[]) => summarizeRatio('', rounds)
+    const q = (rounds: number[]) => summarizeRatio({ against: '', label: '' }, rounds)
     // Five rounds around 0.97 with ±3 %: sixteen rounds would narrow it inside ±5 %.
     expect(decidable(q([0.94, 0.97, 1.0, 0.96, 0.98]), 16)).toBe(true)
     // Five rounds spread ±40 % around 1: even sixteen could not fit it inside the margin.
@@ -179,7 +190,10 @@ describe('racing rounds', () => {
       },
       onError: () => {},
       // x's one comparison has too few rounds to decide, so it races, with the base it divides by.
-      comparisons: (c) => (c === 'x' ? [{ ratio: summarizeRatio('', [0.5, 2]), partners: ['base'] }] : []),
+      comparisons: (c) =>
+        c === 'x'
+          ? [{ ratio: summarizeRatio({ against: '', label: '' }, [0.5, 2]), partners: ['base'] }]
+          : [],
     })
     expect(results.get('x')).toEqual([0, 1, 2, 3])
     expect(results.get('base')).toEqual([0, 1, 2, 3])
@@ -190,8 +204,8 @@ describe('racing rounds', () => {
   test('futility is judged at the rounds the allowance pays for, not at maxRounds', async () => {
     // Sixteen rounds of this spread could decide it (ten could), seven could not.
     const five = [0.92, 0.98, 1.03, 0.95, 1.0]
-    expect(decidable(summarizeRatio('', five), 16)).toBe(true)
-    expect(decidable(summarizeRatio('', five), 7)).toBe(false)
+    expect(decidable(summarizeRatio({ against: '', label: '' }, five), 16)).toBe(true)
+    expect(decidable(summarizeRatio({ against: '', label: '' }, five), 7)).toBe(false)
     const race = (budgetMs: number) =>
       runRounds({
         candidates: ['x'],
@@ -202,7 +216,9 @@ describe('racing rounds', () => {
           return five[round % 5] as number
         },
         onError: () => {},
-        comparisons: (_, r) => [{ ratio: summarizeRatio('', r.get('x') as number[]) }],
+        comparisons: (_, r) => [
+          { ratio: summarizeRatio({ against: '', label: '' }, r.get('x') as number[]) },
+        ],
       })
     // An allowance of about two rounds (each ≥ 10 ms): none is spent on a ratio they cannot decide.
     expect((await race(25)).get('x')).toHaveLength(5)
@@ -227,20 +243,28 @@ describe('A/A controls', () => {
   test('a control that reads different withholds every verdict of its suite, and says why', () => {
     const control = row({
       label: 'x [A/A control]',
-      flags: ['A/A control'],
-      ratios: [summarizeRatio('x', [0.8, 0.82, 0.79, 0.81, 0.8])],
+      flags: [{ kind: 'control' }],
+      ratios: [summarizeRatio({ against: 'x', label: 'x' }, [0.8, 0.82, 0.79, 0.81, 0.8])],
     })
-    const finding = row({ candidate: 'y', ratios: [summarizeRatio('x', [0.5, 0.52, 0.49, 0.51, 0.5])] })
-    const [kept, withheld] = withheldIfDisagreeing([control, finding])
+    const finding = row({
+      candidate: 'y',
+      ratios: [summarizeRatio({ against: 'x', label: 'x' }, [0.5, 0.52, 0.49, 0.51, 0.5])],
+    })
+    const [kept, withheld] = decideRows([control, finding])
     expect(kept?.ratios[0]?.verdict).toBe('worse')
     expect(withheld?.ratios[0]?.verdict).toBe('undecided')
-    expect(withheld?.ratios[0]?.withheld).toMatch(/the harness disagrees with itself/)
-    const same = row({ flags: ['A/A control'], ratios: [summarizeRatio('x', [1, 1.01, 0.99, 1, 1])] })
-    expect(withheldIfDisagreeing([same, finding])[1]?.ratios[0]?.verdict).toBe('worse')
+    expect(withheld?.ratios[0]?.withheld).toBe(true)
+    expect(verdictText(withheld?.ratios[0] as Ratio)).toMatch(/withheld/)
+    const same = row({
+      flags: [{ kind: 'control' }],
+      ratios: [summarizeRatio({ against: 'x', label: 'x' }, [1, 1.01, 0.99, 1, 1])],
+    })
+    expect(decideRows([same, finding])[1]?.ratios[0]?.verdict).toBe('worse')
   })
 
   test('a ratio from a file of the earlier rule is judged again from its rounds', () => {
     const old = {
+      against: 'b',
       baseline: 'b',
       value: 0.03,
       low: 0.02,

@@ -1,24 +1,19 @@
 import { basename, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type IdGenerator, InvalidOptionError, type PasswordHasher } from '@authlab/core'
+import type { LoadedPackage, StrategyPackage } from '@authlab/workspace'
 import { discoverPackages, hashOptions, loadPackages, nodeEngineProblem } from '@authlab/workspace'
 import type {
   CandidateSource,
   Candidates,
   HashCandidate,
   IdCandidate,
-  LoadedPackage,
-  StrategyPackage,
+  Skipped,
   StretchCandidate,
-} from '../types.js'
+} from '../model/candidates.js'
 import { isBaseline } from './baselines.js'
 import { atLargerMemory, HASH_REFERENCE_SKIPS, HASH_REFERENCES } from './hash-references.js'
 import { ID_REFERENCE_SKIPS, ID_REFERENCES } from './references.js'
-
-export interface Skipped {
-  readonly name: string
-  readonly reason: string
-}
 
 export interface Assembled {
   readonly candidates: Candidates

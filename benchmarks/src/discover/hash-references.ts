@@ -8,8 +8,7 @@ import {
   type PasswordHasher,
   UnsupportedRuntimeError,
 } from '@authlab/core'
-import type { HashCandidate } from '../types.js'
-import type { Skipped } from './candidates.js'
+import type { HashCandidate, Skipped } from '../model/candidates.js'
 import { fromBench, needsNewerNode } from './references.js'
 
 /**

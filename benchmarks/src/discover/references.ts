@@ -7,8 +7,7 @@ import {
   type IdGeneratorInfo,
   UnsupportedRuntimeError,
 } from '@authlab/core'
-import type { IdCandidate } from '../types.js'
-import type { Skipped } from './candidates.js'
+import type { IdCandidate, Skipped } from '../model/candidates.js'
 
 const { randomUUID } = nodeCrypto
 
@@ -67,7 +66,9 @@ const UUID_V7 = reference(
         'Node >= 24',
       )
     }
-    return generate
+    // A wrapper of our own: `defineIdGenerator` sets `info` on the function it is given, and Node's
+    // built-in must stay as Node made it (a second creation would also fail to redefine it).
+    return () => generate()
   },
 )
 

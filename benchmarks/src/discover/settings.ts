@@ -1,5 +1,5 @@
 import { listAlgorithms, type PasswordHasher } from '@authlab/core'
-import type { HashCandidate } from '../types.js'
+import type { HashCandidate } from '../model/candidates.js'
 
 /**
  * A cost-equalised setting: every implementation of an algorithm runs the same parameters, so the

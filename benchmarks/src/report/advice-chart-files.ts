@@ -1,11 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ResultsFile } from '../results/results.js'
+import { settingCosts } from '../advice/costs.js'
+import type { ResultsFile } from '../model/types.js'
 import { tradeOffSpec } from './advice-chart.js'
-import { settingCosts } from './advice-data.js'
-import { tradeOffChartPath } from './advice-readme.js'
 import { renderSvg } from './charts.js'
-import { figureBlocks } from './figures.js'
+import { figureBlocks, tradeOffChartPath } from './readme-blocks.js'
 
 /** Every trade-off chart the root README's advice blocks link: its path (from the root) and its SVG. */
 export async function tradeOffCharts(

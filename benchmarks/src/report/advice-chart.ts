@@ -1,5 +1,5 @@
 import type * as vl from 'vega-lite'
-import type { SettingCost } from './advice-data.js'
+import type { SettingCost } from '../advice/costs.js'
 
 /**
  * The trade itself: every hasher setting as a point, the server's CPU per login across, the attacker's

@@ -3,7 +3,7 @@
  * would make a reader distrust the verdicts (undecided cells beyond the margin, wide "same", A/A
  * controls that moved, verdicts that changed between runs, intervals that missed the next run).
  */
-import type { VerdictAudit } from '../results/spread.js'
+import type { VerdictAudit } from '../stats/spread.js'
 
 const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((100 * part) / whole)} %`)
 

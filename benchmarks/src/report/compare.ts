@@ -1,8 +1,9 @@
 import type { Environment } from '@authlab/workspace'
-import type { Change, Comparison } from '../results/compare.js'
-import type { ResultsFile } from '../results/results.js'
+import type { ResultsFile } from '../model/types.js'
+import type { Change, Comparison } from '../stats/compare.js'
 import { markdownText } from './escape.js'
 import { formatNumber } from './format.js'
+import { changeText } from './words.js'
 
 export type CompareFormat = 'text' | 'md' | 'json'
 
@@ -15,12 +16,6 @@ function sideLine(name: string, files: readonly ResultsFile[]): string {
 
 const signed = (pct: number) => `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`
 
-function verdictText(c: Change): string {
-  if (c.decision === 'undecided')
-    return `undecided (${c.reason ?? 'too few rounds'}; n = ${c.roundsBefore} vs ${c.roundsAfter})`
-  return c.decision === 'regression' ? 'REGRESSION' : c.decision
-}
-
 /** A change as the cells every format prints: row, before → after, Δ, p, verdict. */
 export function changeCells(c: Change): string[] {
   return [
@@ -30,7 +25,7 @@ export function changeCells(c: Change): string[] {
       ? `${signed(c.deltaPct)} [${signed(c.lowPct)}, ${signed(c.highPct)}]`
       : signed(c.deltaPct),
     c.p.toFixed(3),
-    verdictText(c),
+    changeText(c.verdict, c.reason, `${c.roundsBefore} vs ${c.roundsAfter}`),
   ]
 }
 
@@ -43,7 +38,7 @@ export function renderComparison(
   after: readonly ResultsFile[],
   format: CompareFormat,
 ): string {
-  const regressions = comparison.changes.filter((c) => c.decision === 'regression').length
+  const regressions = comparison.changes.filter((c) => c.verdict === 'worse').length
   const summary = `${comparison.changes.length} compared, ${regressions} regression(s)`
   if (format === 'json') {
     const environments = (files: readonly ResultsFile[]) =>
@@ -60,10 +55,13 @@ export function renderComparison(
       '| :-- | --: | --: | --: | :-- |',
       ...rows.map(
         ({ c, cells }) =>
-          `| ${cells.map((x, i) => (i === 4 && c.decision === 'regression' ? `**${x}**` : markdownText(x))).join(' | ')} |`,
+          `| ${cells.map((x, i) => (i === 4 && c.verdict === 'worse' ? `**${x}**` : markdownText(x))).join(' | ')} |`,
       ),
       ...comparison.onlyBefore.map((k) => `| ${markdownText(k)} | only before | | | |`),
       ...comparison.onlyAfter.map((k) => `| ${markdownText(k)} | only after | | | |`),
+      ...comparison.incomparable.map(
+        (c) => `| ${markdownText(c.key)} | not compared: ${markdownText(`${c.before} → ${c.after}`)} | | | |`,
+      ),
       '',
       summary,
       '',
@@ -76,6 +74,7 @@ export function renderComparison(
     ),
     ...comparison.onlyBefore.map((k) => `${k}: only before`),
     ...comparison.onlyAfter.map((k) => `${k}: only after`),
+    ...comparison.incomparable.map((c) => `${c.key}: not compared (${c.before} → ${c.after})`),
     summary,
     '',
   ].join('\n')

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 /**
  * Escaping for every output format the reporters write: a results file is untrusted input, so every
  * string taken from one goes through the function for the format it lands in.
@@ -92,6 +94,22 @@ export function markdownCode(text: string): string {
 export function fileNamePart(name: string): string {
   const safe = String(name).replace(/[^A-Za-z0-9._-]/g, '_')
   return /^\.*$/.test(safe) ? safe.replaceAll('.', '_') || '_' : safe
+}
+
+/** File names stay well under the 255 bytes most file systems allow (NAME_MAX), the stem included. */
+const MAX_FILE_NAME = 120
+
+/**
+ * The SVG file of one chart of a run: `<stem>-<suite>-<chart>.svg`, or, when that is longer than
+ * MAX_FILE_NAME, as much of the names as fits and a hash of them, so two long names stay apart.
+ */
+export function chartFileName(stem: string, suite: string, chart: string): string {
+  const named = `${fileNamePart(suite)}-${fileNamePart(chart)}`
+  const whole = `${stem}-${named}.svg`
+  if (Buffer.byteLength(whole) <= MAX_FILE_NAME) return whole
+  const hash = createHash('sha256').update(`${suite}\0${chart}`).digest('hex').slice(0, 12)
+  const room = Math.max(8, MAX_FILE_NAME - Buffer.byteLength(stem) - hash.length - 6)
+  return `${stem}-${named.slice(0, room)}-${hash}.svg`
 }
 
 /** `value` with `clean` applied to every string in it, keys and nesting kept: for a whole record at once. */

@@ -1,12 +1,14 @@
 import { lstatSync, readdirSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
 import { entryKind } from '../files/regular.js'
-import { type CompareOptions, compareResults, compareRule } from '../results/compare.js'
-import { type OldRun, readOldRun } from '../results/old.js'
-import { type ResultsFile, readResults } from '../results/results.js'
+import { type OldRun, readOldRun } from '../model/old-run.js'
+import type { ResultsFile } from '../model/types.js'
+import { type CompareOptions, compareResults, compareRule } from '../stats/compare.js'
+import { readResults } from '../stats/decide.js'
 import { CHANGE_COLUMNS, changeCells } from './compare.js'
+import type { Cell, Table } from './document.js'
 import { htmlText as escapeHtml, relativeHref } from './escape.js'
-import { type HtmlCell, type HtmlTable, renderHtml, renderTable } from './html.js'
+import { renderHtml, renderTable } from './html.js'
 
 /** A results file under the directory: readable by `compare`, or why not; `skipped` when not read at all. */
 export type IndexedRun =
@@ -49,9 +51,9 @@ const describe = (r: ResultsFile) =>
   `${r.environment.date.slice(0, 16).replace('T', ' ')} · ${r.environment.commit.slice(0, 7)}${r.environment.dirty ? '+dirty' : ''} · ${r.environment.mode} · ${r.run.suites.join(',')}`
 
 /** The compare verdicts of two runs as a table, in the same cells as `authlab-bench compare`. */
-function pairTable(before: ResultsFile, after: ResultsFile, options: CompareOptions): HtmlTable {
+function pairTable(before: ResultsFile, after: ResultsFile, options: CompareOptions): Table {
   const comparison = compareResults([before], [after], options)
-  const regressions = comparison.changes.filter((c) => c.decision === 'regression').length
+  const regressions = comparison.changes.filter((c) => c.verdict === 'worse').length
   return {
     caption: `${comparison.changes.length} rows compared, ${regressions} regression(s)`,
     columns: CHANGE_COLUMNS,
@@ -60,7 +62,7 @@ function pairTable(before: ResultsFile, after: ResultsFile, options: CompareOpti
       ...comparison.onlyBefore.map((k) => [k, 'only before', '', '', '']),
       ...comparison.onlyAfter.map((k) => [k, 'only after', '', '', '']),
     ],
-    flagged: comparison.changes.map((c) => c.decision === 'regression'),
+    flagged: comparison.changes.map((c) => c.verdict === 'worse'),
   }
 }
 
@@ -90,7 +92,7 @@ after.addEventListener('change', show)
  */
 export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], options: CompareOptions): string {
   const current = runs.filter((r): r is Extract<IndexedRun, { results: ResultsFile }> => 'results' in r)
-  const link = (file: string): HtmlCell => {
+  const link = (file: string): Cell => {
     const stem = relative(dir, file).replace(/\.json$/, '')
     const exists = lstatSync(`${file.replace(/\.json$/, '')}.html`, { throwIfNoEntry: false })?.isFile()
     // A file name is data too: `javascript:x.json` must link to a file, not run a script (RFC 3986 §4.2).
@@ -98,7 +100,7 @@ export function renderIndexHtml(dir: string, runs: readonly IndexedRun[], option
       ? { href: relativeHref(`${stem}.html`), text: 'HTML report' }
       : { href: relativeHref(`${stem}.md`), text: 'Markdown' }
   }
-  const table: HtmlTable = {
+  const table: Table = {
     columns: ['run', 'date', 'commit', 'mode', 'suites', 'machine', 'load at start', 'report', 'compare'],
     rows: runs.map((run) => {
       const name = relative(dir, run.file)

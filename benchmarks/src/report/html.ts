@@ -3,39 +3,7 @@
  * same from disk, an e-mail or a CI artefact. Only the index of runs carries a small inline script.
  */
 
-/** A table cell: text (escaped), an SVG made by charts.ts (inlined as is), or a relative link. */
-export type HtmlCell = string | { readonly svg: string } | { readonly href: string; readonly text: string }
-
-export interface HtmlTable {
-  readonly caption?: string
-  readonly columns: readonly string[]
-  readonly rows: ReadonlyArray<ReadonlyArray<HtmlCell>>
-  /** Per body row: highlighted, because a flag says not to read it as fact. */
-  readonly flagged?: readonly boolean[]
-  readonly notes?: readonly string[]
-}
-
-export interface HtmlSection {
-  readonly id?: string
-  readonly heading: string
-  readonly intro?: string
-  /** SVGs made by charts.ts's renderSvg. */
-  readonly charts?: readonly { readonly id: string; readonly title: string; readonly svg: string }[]
-  readonly tables?: readonly HtmlTable[]
-  readonly notes?: readonly string[]
-  /** Markup our own code built from escaped parts (the index's run picker), shown after the intro. */
-  readonly markup?: string
-}
-
-export interface HtmlPage {
-  readonly title: string
-  /** The environment, shown first, then how to read the page. */
-  readonly environment: ReadonlyArray<readonly [string, string]>
-  readonly legend?: readonly string[]
-  readonly sections: readonly HtmlSection[]
-  readonly script?: string
-}
-
+import type { Cell, Document, Section, Table } from './document.js'
 import { htmlText as escapeHtml } from './escape.js'
 
 const STYLE = `
@@ -56,7 +24,7 @@ figure{margin:1rem 0;overflow-x:auto}figcaption{font-weight:600;margin-bottom:.3
 ul.notes{color:#444;margin-top:.2rem}`
 
 /** The page as one string. Every text is escaped; only the SVGs, made by our own renderer, are inlined. */
-export function renderHtml(page: HtmlPage): string {
+export function renderHtml(page: Document): string {
   const environment = page.environment
     .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
     .join('')
@@ -79,7 +47,7 @@ ${script}</body></html>
 const notesList = (notes: readonly string[] | undefined) =>
   notes?.length ? `<ul class="notes">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>` : ''
 
-function renderSection(section: HtmlSection): string {
+function renderSection(section: Section): string {
   const id = section.id ? ` id="${escapeHtml(section.id)}"` : ''
   const intro = section.intro ? `<p>${escapeHtml(section.intro)}</p>` : ''
   const charts = (section.charts ?? [])
@@ -93,7 +61,7 @@ function renderSection(section: HtmlSection): string {
   return `<section${id}><h2>${escapeHtml(section.heading)}</h2>${intro}${markup}${charts}${tables}${notesList(section.notes)}</section>`
 }
 
-function renderCell(cell: HtmlCell): string {
+function renderCell(cell: Cell): string {
   if (typeof cell !== 'string') {
     if ('svg' in cell) return `<td class="strip">${cell.svg}</td>`
     return `<td class="text"><a href="${escapeHtml(cell.href)}">${escapeHtml(cell.text)}</a></td>`
@@ -103,7 +71,7 @@ function renderCell(cell: HtmlCell): string {
   return `<td${text}>${escapeHtml(cell)}</td>`
 }
 
-export function renderTable(table: HtmlTable): string {
+export function renderTable(table: Table): string {
   const caption = table.caption ? `<caption>${escapeHtml(table.caption)}</caption>` : ''
   const head = `<tr>${table.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`
   const body = table.rows

@@ -1,58 +1,76 @@
-import type { ResultsFile } from '../results/results.js'
-import { markdownCode, markdownText, relativeHref } from './escape.js'
-import { groupRows, tableOf } from './format.js'
-import { VERDICT_RULE } from './words.js'
+import type { Cell, Document, Table } from './document.js'
+import { markdownText, relativeHref } from './escape.js'
 
-function markdownTable(rows: Parameters<typeof tableOf>[0]): string[] {
-  const { headers, cells, flagged } = tableOf(rows)
-  const align = headers.map((_, i) => (i === 0 || i === headers.length - 1 ? ':--' : '--:'))
+/**
+ * A Markdown table laid out as the repository's formatter lays it out (padded cells, an aligned rule),
+ * so a README passes its format check; `right` aligns a column's figures to the right. Cells are escaped.
+ */
+export function alignedTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: (column: number) => boolean,
+): string[] {
+  const escaped = [headers, ...rows].map((r) => r.map(markdownText))
+  return alignedCells(escaped, right)
+}
+
+/** Already-escaped cells laid out as alignedTable lays them. */
+function alignedCells(cells: readonly (readonly string[])[], right: (column: number) => boolean): string[] {
+  const header = cells[0] ?? []
+  const widths = header.map((_, i) => Math.max(3, ...cells.map((r) => [...(r[i] ?? '')].length)))
+  const pad = (cell: string, i: number) => {
+    const fill = ' '.repeat((widths[i] ?? 0) - [...cell].length)
+    return right(i) ? fill + cell : cell + fill
+  }
+  const line = (row: readonly string[]) => `| ${row.map(pad).join(' | ')} |`
+  const rule = widths.map((w, i) => (right(i) ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w)))
+  return [line(header), `| ${rule.join(' | ')} |`, ...cells.slice(1).map(line)]
+}
+
+/** A cell as Markdown text: a link as a link, a chart strip left to the HTML report. */
+function cellText(cell: Cell): string {
+  if (typeof cell === 'string') return markdownText(cell)
+  return 'href' in cell ? `[${markdownText(cell.text)}](${relativeHref(cell.href)})` : ''
+}
+
+/** A table with its flagged rows italicised and marked ⚠, so they are not read as fact. */
+function table(t: Table): string[] {
+  // A column of chart strips only is the HTML report's.
+  const keep = t.columns.map((_, i) =>
+    t.rows.every((r) => r[i] === undefined || typeof r[i] === 'string' || 'href' in (r[i] as object)),
+  )
+  const columns = t.columns.filter((_, i) => keep[i])
+  const rows = t.rows.map((r, n) =>
+    r
+      .filter((_, i) => keep[i])
+      .map((cell, i) => (i === 0 && t.flagged?.[n] ? `⚠ _${cellText(cell)}_` : cellText(cell))),
+  )
+  // Figures align right: a column whose every filled cell starts with a number.
+  const numeric = columns.map(
+    (_, i) => i > 0 && rows.every((r) => (r[i] ?? '') === '' || /^[-+]?[\d.,]/.test(r[i] ?? '')),
+  )
   return [
-    `| ${headers.map(markdownText).join(' | ')} |`,
-    `| ${align.join(' | ')} |`,
-    // A row flagged as untrustworthy is italicised and marked ⚠ so it is not read as fact.
-    ...cells.map(
-      (c, i) =>
-        `| ${c.map((x, j) => (flagged[i] && j === 0 ? `⚠ _${markdownText(x)}_` : markdownText(x))).join(' | ')} |`,
-    ),
+    ...(t.caption ? [`### ${markdownText(t.caption)}`, ''] : []),
+    ...alignedCells([columns.map(markdownText), ...rows], (i) => numeric[i] === true),
+    ...(t.notes?.length ? ['', ...t.notes.map((n) => `- ${markdownText(n)}`)] : []),
   ]
 }
 
-/** The report: environment, then per suite its description, charts, tables and notes. */
-export function renderMarkdown(
-  results: ResultsFile,
-  chartFiles: (suite: string) => readonly string[],
-): string {
-  const env = results.environment
+/** The document as Markdown: the environment, how to read it, then each section's charts, tables and notes. */
+export function renderMarkdown(doc: Document): string {
   const out = [
-    `# authlab benchmarks — ${markdownText(env.date.slice(0, 10))} (${markdownText(env.mode)} run)`,
+    `# ${markdownText(doc.title)}`,
     '',
-    `Commit ${markdownCode(env.commit.slice(0, 12))}${env.dirty ? ' (with uncommitted changes)' : ''} · ${markdownText(env.cpu)}, ${env.cores} cores · ${markdownText(`${env.os} ${env.arch}`)} · ${markdownText(env.runtime)} · load average ${env.loadAverage.join(' / ')} at start, ${results.run.loadAverageAtEnd.join(' / ')} at end · ${markdownCode(results.run.command.join(' '))} · ${markdownText(env.threadpool)}`,
-    '',
-    `${VERDICT_RULE} Rows marked ⚠ carry a flag that says why not to trust them.`,
+    ...doc.environment.map(([k, v]) => `- **${markdownText(k)}**: ${markdownText(v)}`),
   ]
-  for (const suite of results.suites) {
-    out.push('', `## ${markdownText(suite.name)}`, '', markdownText(suite.description))
-    if (suite.method) out.push('', `Method: ${markdownText(suite.method)}`)
-    for (const chart of chartFiles(suite.name))
-      out.push('', `![${markdownText(suite.name)} chart](${relativeHref(chart)})`)
-    for (const [group, rows] of groupRows(suite.rows))
-      out.push('', `### ${markdownText(group)}`, '', ...markdownTable(rows))
-    if (suite.notes.length > 0) out.push('', ...suite.notes.map((n) => `- ${markdownText(n)}`))
+  for (const paragraph of doc.legend ?? []) out.push('', markdownText(paragraph))
+  for (const section of doc.sections) {
+    out.push('', `## ${markdownText(section.heading)}`)
+    if (section.intro) out.push('', markdownText(section.intro))
+    for (const chart of section.charts ?? [])
+      if (chart.file) out.push('', `![${markdownText(chart.title)}](${relativeHref(chart.file)})`)
+    for (const t of section.tables ?? []) out.push('', ...table(t))
+    if (section.notes?.length) out.push('', ...section.notes.map((n) => `- ${markdownText(n)}`))
   }
-  if (results.skipped.length > 0) {
-    out.push(
-      '',
-      '## Skipped packages',
-      '',
-      ...results.skipped.map((s) => `- ${markdownCode(s.name)}: ${markdownText(s.reason)}`),
-    )
-  }
-  out.push('', '<details><summary>Package versions</summary>', '')
-  out.push(
-    ...Object.entries(env.packages).map(([name, version]) => `- ${markdownText(`${name} ${version}`)}`),
-    '',
-    '</details>',
-    '',
-  )
-  return out.join('\n')
+  return `${out.join('\n')}\n`
 }

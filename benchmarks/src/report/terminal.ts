@@ -1,11 +1,14 @@
 import { styleText } from 'node:util'
-import { CONTROL_FLAG } from '../measure/verdict.js'
-import type { ResultsFile, SuiteRecord } from '../results/results.js'
-import type { Row } from '../types.js'
+import { findings } from '../advice/findings.js'
+import { hasFlag, isWarned, type ResultsFile, type Row, type SuiteRecord } from '../model/types.js'
+import type { SuiteView } from '../model/view.js'
+import { failedControl, readingOf } from '../stats/decide.js'
 import { mapStrings, terminalText } from './escape.js'
-import { findings } from './figures.js'
-import { formatNumber, groupRows, inTerminal, ratioCell, runtimeOf, tableOf, verdictWord } from './format.js'
-import { VERDICT_RULE } from './words.js'
+import { findingPartText, formatNumber, groupRows, ratioCell, tableOf } from './format.js'
+import { readingText, VERDICT_RULE, withheldText } from './words.js'
+import { COMPACT_WIDTH, fit, type TerminalOptions, wrap } from './wrap.js'
+
+export { COMPACT_WIDTH, type TerminalOptions, wrap } from './wrap.js'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -18,106 +21,119 @@ export function useColor(
   return env.NO_COLOR === undefined && stream.isTTY === true
 }
 
-/** A note that begins so says the suite's verdicts were withheld: the terminal always shows it. */
-export const WITHHELD = 'Verdicts withheld'
+export const painter = (options: TerminalOptions) => (style: Style, text: string) =>
+  // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
+  options.color ? styleText(style, text, { validateStream: false }) : text
 
-/** The compact tables fit this many columns: a default terminal is 80–100 wide, and wrapped tables are unreadable. */
-export const COMPACT_WIDTH = 100
-
-export interface TerminalOptions {
-  readonly color: boolean
-  /** Every column (rme, rounds, each baseline, every detail, flags) instead of the compact four. */
-  readonly wide: boolean
-  readonly width?: number
-}
-
-/** Shortens text to `width` columns with an ellipsis; `--wide` prints it whole. */
-function fit(text: string, width: number): string {
-  const chars = [...text]
-  return chars.length <= width ? text : `${chars.slice(0, Math.max(width - 1, 1)).join('')}…`
-}
-
-/** A figure and its unit stay on one line: "(±10 %)" and "290 ms" are never split. */
-const UNIT = /^(%|ms|µs|ns|s|KiB|MiB|GiB|req\/s)(\W|$)/
-
-function unbreakable(words: readonly string[]): string[] {
-  const joined: string[] = []
-  for (const word of words) {
-    const previous = joined.at(-1)
-    if (previous !== undefined && UNIT.test(word) && /\d$/.test(previous))
-      joined[joined.length - 1] = `${previous} ${word}`
-    else joined.push(word)
-  }
-  return joined
-}
+const MARKS = ['¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']
 
 /**
- * Breaks prose at spaces so no line is longer than `width` (the notes are paragraphs). `first` indents
- * the first line, `indent` the others: a list entry hangs its continuation lines under its text.
+ * Every baseline of a table named: the one most rows divide by in its title, each other one in a note
+ * under the table, marked on the ratios that divide by it.
  */
-export function wrap(text: string, width: number, indent: string, first = indent): string[] {
-  const lines: string[] = []
-  let line = ''
-  const lead = () => (lines.length === 0 ? first : indent)
-  for (const word of unbreakable(text.split(/\s+/))) {
-    const next = line ? `${line} ${word}` : word
-    if ([...lead(), ...next].length > width && line) {
-      lines.push(lead() + line)
-      line = word
-    } else line = next
+function baselineMarks(rows: readonly Row[]) {
+  const counts = new Map<string, { label: string; n: number }>()
+  for (const q of rows.flatMap((r) => r.ratios.slice(0, 1)))
+    counts.set(q.against, { label: q.baseline, n: (counts.get(q.against)?.n ?? 0) + 1 })
+  const [primary, ...others] = [...counts].sort((a, b) => b[1].n - a[1].n)
+  const marks = new Map(others.map(([against], i) => [against, MARKS[i] ?? '*']))
+  return {
+    title: primary?.[1].label,
+    mark: (row: Row) => marks.get(row.ratios[0]?.against ?? '') ?? '',
+    notes: others.map(([against, { label }]) => `${marks.get(against)} × vs ${label}`),
   }
-  if (line) lines.push(lead() + line)
-  return lines.map((l) => fit(l, width))
 }
 
-/**
- * candidate, figure, first ratio with its interval, verdict; the label gives way to the figures. A
- * column no row fills (a suite without ratios) is left out.
- */
+/** candidate, figure, first ratio with its interval, verdict; the label gives way to the figures. */
 function compactTable(rows: readonly Row[], width: number) {
-  const baselines = [...new Set(rows.flatMap((r) => r.ratios.slice(0, 1).map((q) => q.baseline)))]
-  const baseline = baselines.length > 1 ? 'each row’s own baseline' : baselines[0]
+  const named = baselineMarks(rows)
   // A row measured in another runtime says which, or the rows of one candidate would read alike.
-  const label = (r: Row) => (runtimeOf(r) ? `${r.label} · ${runtimeOf(r)}` : r.label)
-  const all = rows.map((r) => [label(r), formatNumber(r.value), ratioCell(r), verdictWord(r)])
+  const label = (r: Row) => (r.runtime ? `${r.label} · ${r.runtime}` : r.label)
+  const ratio = (r: Row) => (ratioCell(r) ? `${ratioCell(r)}${named.mark(r) || ' '}` : '')
+  const all = rows.map((r) => [label(r), formatNumber(r.value), ratio(r), readingText(readingOf(r))])
   const keep = [0, 1, 2, 3].filter((i) => i < 2 || all.some((c) => c[i] !== ''))
   const pick = <T>(list: readonly T[]) => keep.map((i) => list[i] as T)
-  const headers = pick(['candidate', rows[0]?.unit ?? '', '× [95 % interval]', 'verdict'])
+  const headers = pick(['candidate', rows[0]?.unit ?? '', '× [95 % interval] ', 'verdict'])
   const cells = all.map(pick)
   const figures = headers
     .slice(1)
-    .map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i + 1] ?? '').length)))
+    .map((h, i) => Math.max(h.length, ...cells.map((c) => [...(c[i + 1] ?? '')].length)))
   const labelWidth = Math.max(12, width - 2 - figures.reduce((a, b) => a + b + 2, 0))
   return {
-    baseline,
+    baseline: named.title,
+    notes: named.notes,
     headers,
-    cells: cells.map(([label, ...rest]) => [fit(label ?? '', labelWidth), ...rest]),
-    flagged: rows.map((r) => verdictWord(r).endsWith('suspect')),
+    cells: cells.map(([first, ...rest]) => [fit(first ?? '', labelWidth), ...rest]),
+    flagged: rows.map(isWarned),
   }
 }
 
+/** The lines of one group's table: its title (with its A/A control's verdict when compact), header and rows. */
+function groupLines(
+  group: string,
+  all: readonly Row[],
+  options: TerminalOptions,
+  paint: ReturnType<typeof painter>,
+) {
+  const width = options.width ?? COMPACT_WIDTH
+  // A compact table gives its A/A control's verdict in its title: the control's row is the evidence,
+  // one step away; its verdict is what a reader needs to trust the others.
+  const controls = options.wide ? [] : all.filter((r) => hasFlag(r, 'control'))
+  const rows = all.filter((r) => !controls.includes(r))
+  const table = options.wide
+    ? { ...tableOf(rows), baseline: undefined, notes: [] }
+    : compactTable(rows, width)
+  const { headers, cells, flagged } = table
+  const widths = headers.map((h, i) => Math.max([...h].length, ...cells.map((c) => [...(c[i] ?? '')].length)))
+  const pad = (c: string, i: number) => ' '.repeat(Math.max(0, (widths[i] ?? 0) - [...c].length))
+  const line = (cols: readonly string[]) =>
+    cols
+      .map((c, i) => (i === 0 ? c + pad(c, i) : pad(c, i) + c))
+      .join('  ')
+      .trimEnd()
+  // The group's name gives way: the baseline and the control's verdict are what the rows are read by.
+  const tail = [
+    ...(table.baseline ? [`× vs ${table.baseline}`] : []),
+    ...controls.map((c) => `A/A ${readingText(readingOf(c))}`),
+  ]
+  const said = tail.map((t) => ` · ${t}`).join('')
+  const title = options.wide
+    ? `  ${group}${said}`
+    : fit(`${fit(`  ${group}`, Math.max(20, width - [...said].length))}${said}`, width)
+  return [
+    paint('bold', title),
+    `  ${paint('bold', line(headers))}`,
+    ...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`),
+    ...table.notes.map((n) => paint('dim', fit(`  ${n}`, width))),
+  ]
+}
+
 /**
- * One aligned table per group; suspect rows in yellow, notes dimmed, headers bold. By default the
- * compact columns fit 100 columns; `wide` prints every column.
+ * One aligned table per group of the rows the suite's view shows; suspect rows in yellow, notes dimmed,
+ * headers bold. A withheld verdict and a failed round change how rows read, so they are always shown;
+ * the other notes, and the tables the view leaves to the reports, take `--wide`.
  */
-export function renderTerminal(record: SuiteRecord, options: TerminalOptions): string {
+export function renderTerminal(record: SuiteRecord, view: SuiteView, options: TerminalOptions): string {
   // Labels and notes may come from a results file or a user's module: no escape sequence of theirs reaches the terminal.
   const suite = mapStrings(record, terminalText)
   const width = options.width ?? COMPACT_WIDTH
-  // The decision is made once by useColor (which also honours FORCE_COLOR), not per stream by styleText.
-  const paint = (style: Style, text: string) =>
-    options.color ? styleText(style, text, { validateStream: false }) : text
-  const shown = options.wide ? suite.rows : suite.rows.filter(inTerminal)
+  const paint = painter(options)
+  const shows = (row: Row) => (view.summary?.(row) ?? true) && (view.terminal?.(row) ?? true)
+  const shown = options.wide ? suite.rows : suite.rows.filter(shows)
   const hidden = groupRows(suite.rows).size - groupRows(shown).size
-  // A withheld verdict changes how every row reads, so it stays in sight; the other notes are one step away.
-  const kept = options.wide ? suite.notes : suite.notes.filter((n) => n.startsWith(WITHHELD))
-  const notes = suite.notes.length - kept.length
-  const extra = [
-    hidden > 0 ? `${hidden} tables` : '',
-    notes > 0 ? `${notes} note${notes > 1 ? 's' : ''}` : '',
+  const control = failedControl(suite.rows)
+  const alerts = [
+    ...(control ? [withheldText(control)] : []),
+    ...suite.failures.map((f) => `${f.candidate}: a round failed (${f.reason})`),
   ]
-    .filter(Boolean)
-    .join(' and ')
+  const notes = options.wide ? suite.notes : []
+  const more = [
+    hidden > 0 ? `${hidden} tables` : '',
+    !options.wide && suite.notes.length > 0
+      ? `${suite.notes.length} note${suite.notes.length > 1 ? 's' : ''}`
+      : '',
+  ]
+  const extra = more.filter(Boolean).join(' and ')
   // What the suite measures and how is its declaration's, said in full by --explain and the reports.
   const pointer = `${suite.name} · method: authlab-bench --explain --suite ${suite.name}`
   const heading = options.wide
@@ -127,40 +143,19 @@ export function renderTerminal(record: SuiteRecord, options: TerminalOptions): s
   const lines = options.wide
     ? ['', paint(['bold', 'cyan'], heading)]
     : [paint(['bold', 'cyan'], fit(heading, width))]
-  for (const [group, all] of groupRows(shown)) {
-    // A compact table gives its A/A control's verdict in its title: the control's row is the evidence,
-    // one step away; its verdict is what a reader needs to trust the others.
-    const controls = options.wide ? [] : all.filter((r) => r.flags.includes(CONTROL_FLAG))
-    const rows = all.filter((r) => !controls.includes(r))
-    const table = options.wide ? { ...tableOf(rows), baseline: undefined } : compactTable(rows, width)
-    const { headers, cells, flagged } = table
-    const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => [...(c[i] ?? '')].length)))
-    const line = (cols: readonly string[]) =>
-      cols
-        .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
-        .join('  ')
-        .trimEnd()
-    const title = [table.baseline ? `${group} · × vs ${table.baseline}` : group]
-      .concat(controls.map((c) => `A/A ${verdictWord(c)}`))
-      .join(' · ')
-    lines.push(paint('bold', options.wide ? `  ${title}` : fit(`  ${title}`, width)))
-    lines.push(`  ${paint('bold', line(headers))}`)
-    lines.push(...cells.map((c, i) => `  ${flagged[i] ? paint('yellow', line(c)) : line(c)}`))
-  }
-  // One line a note: the reports and --wide give each in full.
-  const said = kept.map((n) => (options.wide ? `  note: ${n}` : fit(`  note: ${n}`, width)))
-  lines.push(...said.map((n) => paint('dim', n)))
+  for (const [group, rows] of groupRows(shown)) lines.push(...groupLines(group, rows, options, paint))
+  const say = (prefix: string, text: string) =>
+    options.wide ? `  ${prefix}${text}` : fit(`  ${prefix}${text}`, width)
+  lines.push(...alerts.map((a) => paint('yellow', say('⚠ ', a))))
+  lines.push(...notes.map((n) => paint('dim', say('note: ', n))))
   return `${lines.join('\n')}\n`
 }
-
-const paintWith = (options: TerminalOptions) => (style: Style, text: string) =>
-  options.color ? styleText(style, text, { validateStream: false }) : text
 
 /** The verdict rule, once per run, before the first table. */
 export function renderRule(options: TerminalOptions): string {
   const width = options.width ?? COMPACT_WIDTH
   const text = options.wide ? [VERDICT_RULE] : wrap(VERDICT_RULE, width, '')
-  return `${text.map((l) => paintWith(options)('dim', l)).join('\n')}\n${options.wide ? '' : '\n'}`
+  return `${text.map((l) => painter(options)('dim', l)).join('\n')}\n${options.wide ? '' : '\n'}`
 }
 
 /**
@@ -188,7 +183,8 @@ export function renderFindings(results: ResultsFile, options: TerminalOptions): 
     // The claim's question, up to its first colon or question mark; its parts in the findings' words.
     const match = /^[^?:]*[?:]?/.exec(f.title)?.[0] ?? f.title
     const question = /[?:]$/.test(match) ? match : `${match}:`
-    return options.wide ? [`- ${question} ${f.parts.join('; ')}.`] : findingLines(question, f.parts, width)
+    const parts = f.parts.map(findingPartText)
+    return options.wide ? [`- ${question} ${parts.join('; ')}.`] : findingLines(question, parts, width)
   })
-  return `${paintWith(options)(['bold', 'cyan'], 'What this run found')}\n${lines.join('\n')}\n`
+  return `${painter(options)(['bold', 'cyan'], 'What this run found')}\n${lines.join('\n')}\n`
 }

@@ -1,12 +1,16 @@
+/**
+ * `--runtime`: the portable suites (those that declare `portable`) run inside each listed runtime, one
+ * runtime after another, and merge into one results file. A runtime is an id of tools/runtimes
+ * (RUNTIME_IDS): adding one there, and claiming it in the packages' `authlab.runtimes`, is all the bench
+ * needs (see benchmarks/README.md, "Adding a runtime").
+ */
 import { InvalidOptionError } from '@authlab/core'
 import { RUNTIME_IDS } from '@authlab/runtimes'
-import { discoverPackages as discoverWorkspace, loadPackages } from '@authlab/workspace'
-import { median } from '../measure/stats.js'
-import { CONTROL_FLAG } from '../measure/verdict.js'
-import type { SuiteRecord } from '../results/results.js'
-import type { Budget, Progress, Row, Suite } from '../types.js'
-import { groupsFor, PORTABLE_SUITES, type PortableSuite } from './groups.js'
-import { measureRuntime, type RuntimeOutcome } from './measure.js'
+import { discoverPackages, loadPackages } from '@authlab/workspace'
+import type { AnySuite, Mode, Progress } from '../harness/suite.js'
+import { hasFlag, type Row, type SuiteRecord } from '../model/types.js'
+import { median } from '../stats/stats.js'
+import { groupsIn, measureRuntime, type RuntimeOutcome } from './measure.js'
 
 /** `--runtime node,bun`: the ids, checked against the runtimes tools/runtimes can start. */
 export function parseRuntimes(value: string | undefined): string[] | undefined {
@@ -22,16 +26,15 @@ export function parseRuntimes(value: string | undefined): string[] | undefined {
   return [...new Set(ids)]
 }
 
-/** The chosen suites that run in every runtime; any other is a usage error naming why. */
-export function portableSuites(suites: readonly Suite[]): PortableSuite[] {
-  return suites.map((s) => {
-    if (!(PORTABLE_SUITES as readonly string[]).includes(s.name)) {
+/** The chosen suites, each one that runs in every runtime; any other is a usage error naming why. */
+export function portableSuites(suites: readonly AnySuite[], all: readonly AnySuite[]): AnySuite[] {
+  const portable = all.filter((s) => s.portable).map((s) => s.name)
+  for (const s of suites)
+    if (!s.portable)
       throw new InvalidOptionError(
-        `suite "${s.name}" runs on the current Node only; with --runtime choose from ${PORTABLE_SUITES.join(', ')}`,
+        `suite "${s.name}" runs on the current Node only; with --runtime choose from ${portable.join(', ')}`,
       )
-    }
-    return s.name as PortableSuite
-  })
+  return [...suites]
 }
 
 export interface AcrossRuntimes {
@@ -43,29 +46,24 @@ export interface AcrossRuntimes {
 /**
  * Runs the suites in each runtime, one runtime after another (never two timing workloads at once),
  * and merges them: one record per suite, each row carrying its runtime, ratios within that runtime;
- * then a record comparing the same candidate across runtimes. A runtime that cannot start becomes a
- * `skipped` entry with its reason.
+ * then a record comparing the same candidate across runtimes.
  */
 export async function runAcrossRuntimes(options: {
   root: string
   runtimes: readonly string[]
-  suites: readonly Suite[]
-  budget: Budget
+  suites: readonly AnySuite[]
+  mode: Mode
   progress: (suite: string) => Progress
 }): Promise<AcrossRuntimes> {
-  const suites = portableSuites(options.suites)
-  const outcomes = await loadPackages(discoverWorkspace(options.root))
+  const outcomes = await loadPackages(discoverPackages(options.root))
   // A package that does not load on this Node is already reported by the bench's own discovery.
   const loaded = outcomes.flatMap((o) => (o.ok ? [o.pkg] : []))
   const progress = options.progress('runtimes')
-  progress.plan(options.runtimes.reduce((n, id) => n + groupsFor(id, suites, loaded).length, 0))
+  const groups = (id: string) => options.suites.flatMap((s) => groupsIn(id, s, options.mode, loaded)).length
+  progress.plan(options.runtimes.reduce((n, id) => n + groups(id), 0))
   const results: RuntimeOutcome[] = []
   for (const id of options.runtimes) {
-    const outcome = await measureRuntime(id, suites, loaded, {
-      root: options.root,
-      budget: options.budget,
-      progress,
-    })
+    const outcome = await measureRuntime(id, options.suites, loaded, { ...options, progress })
     if (!outcome.ok) progress.note(`${id} skipped: ${outcome.reason}`)
     results.push(outcome)
   }
@@ -74,7 +72,7 @@ export async function runAcrossRuntimes(options: {
 
 /** One record per suite with every runtime's rows, plus the cross-runtime record; pure, for tests. */
 export function mergeRuntimes(
-  suites: readonly Pick<Suite, 'name' | 'description'>[],
+  suites: readonly Pick<AnySuite, 'name' | 'description'>[],
   results: readonly RuntimeOutcome[],
 ): AcrossRuntimes {
   const ran = results.flatMap((r) => (r.ok ? [r] : []))
@@ -82,18 +80,45 @@ export function mergeRuntimes(
     name: suite.name,
     // Not the Node suite's description: here every runtime runs the shared rounds loop in wall time.
     description: `The ${suite.name} candidates inside each runtime (${ran.map((r) => r.label).join(', ') || 'none started'}): median rate over interleaved, reshuffled rounds (wall time), per-round ratios to that runtime's own baseline, an A/A control and a measured runsOn each.`,
+    method:
+      'Each runtime runs the same generated entry and rounds loop; a ratio divides by that runtime’s own baseline in the same rounds (wall time, performance.now).',
+    processRounds: false,
     notes: [
       ...results.map((r) => (r.ok ? `${r.id}: ${r.label}` : `${r.id}: skipped: ${r.reason}`)),
       ...ran.flatMap((r) => r.notes),
-      'Each runtime runs the same generated entry and rounds loop; a ratio divides by that runtime’s own baseline in the same rounds (wall time, performance.now).',
     ],
-    rows: ran.flatMap((r) => r.rows.filter((row) => row.suite === suite.name)) as Row[],
+    failures: [],
+    rows: ran.flatMap((r) => r.rows.filter((row) => row.suite === suite.name)),
   }))
   records.push(acrossRecord(ran))
   return {
     records,
     skipped: results.flatMap((r) => (r.ok ? [] : [{ name: `runtime ${r.id}`, reason: r.reason }])),
     runtimes: ran.map((r) => ({ id: r.id, ...r.reported })),
+  }
+}
+
+/** One candidate's row in one runtime, beside the first runtime that measured it. */
+function acrossRow(row: Row, first: Row): Row {
+  return {
+    suite: 'runtimes',
+    group: `${row.suite}: ${row.group} — same candidate across runtimes`,
+    key: { setting: `${row.suite}:${row.key.setting}`, operation: row.key.operation },
+    candidate: `${row.candidate}@${row.runtime}`,
+    label: `${row.label} · ${row.runtime}`,
+    value: row.value,
+    unit: row.unit,
+    higherIsBetter: true,
+    ...(row.runtime ? { runtime: row.runtime } : {}),
+    ratios: [],
+    details: {
+      [`× vs ${first.runtime}`]: row.value / first.value,
+      'rounds min': Math.min(...(row.rounds ?? [row.value])),
+      'rounds max': Math.max(...(row.rounds ?? [row.value])),
+      'rounds median': median(row.rounds ?? [row.value]),
+      'runsOn (measured)': row.details['runsOn (measured)'] ?? '',
+    },
+    flags: [{ kind: 'not-paired' }],
   }
 }
 
@@ -104,45 +129,22 @@ export function mergeRuntimes(
  */
 function acrossRecord(ran: readonly Extract<RuntimeOutcome, { ok: true }>[]): SuiteRecord {
   const byKey = new Map<string, Row[]>()
-  for (const r of ran) {
-    for (const row of r.rows) {
-      if (row.flags.includes(CONTROL_FLAG)) continue
-      const key = `${row.suite}: ${row.group.split(' · ')[0]}\u0000${row.candidate}`
-      byKey.set(key, [...(byKey.get(key) ?? []), row as Row])
-    }
+  for (const row of ran.flatMap((r) => r.rows)) {
+    if (hasFlag(row, 'control')) continue
+    const key = [row.suite, row.key.setting, row.key.operation, row.candidate].join('\u0000')
+    byKey.set(key, [...(byKey.get(key) ?? []), row])
   }
-  const rows: Row[] = []
-  for (const [key, list] of byKey) {
-    if (list.length < 2) continue
-    const [group = ''] = key.split('\u0000')
-    const first = list[0] as Row
-    for (const row of list) {
-      rows.push({
-        suite: 'runtimes',
-        group: `${group} — same candidate across runtimes`,
-        candidate: `${row.candidate}@${row.runtime}`,
-        label: `${row.label} · ${row.runtime}`,
-        value: row.value,
-        unit: row.unit,
-        higherIsBetter: true,
-        runtime: row.runtime,
-        ratios: [],
-        details: {
-          [`× vs ${first.runtime}`]: row.value / first.value,
-          'rounds min': Math.min(...(row.rounds ?? [row.value])),
-          'rounds max': Math.max(...(row.rounds ?? [row.value])),
-          'rounds median': median(row.rounds ?? [row.value]),
-          'runsOn (measured)': row.details['runsOn (measured)'] ?? '',
-        },
-        flags: ['runtimes ran one after another: not paired by round'],
-      })
-    }
-  }
+  const rows = [...byKey.values()]
+    .filter((list) => list.length >= 2)
+    .flatMap((list) => list.map((row) => acrossRow(row, list[0] as Row)))
   return {
     name: 'runtimes',
     description:
       'The same candidate in each runtime: median rate, and its multiple of the first runtime that ran it.',
+    method: '',
+    processRounds: false,
     notes: ['Runtimes ran one after another; compare these with the min–max of their rounds in mind.'],
+    failures: [],
     rows,
   }
 }

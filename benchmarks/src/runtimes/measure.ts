@@ -2,11 +2,14 @@ import { join } from 'node:path'
 import { type Runtime, resolveRuntime, runInRuntime } from '@authlab/runtimes'
 import { writeMeasuringEntry } from '@authlab/runtimes/entry'
 import type { LoadedPackage } from '@authlab/workspace'
-import { shuffledRounds } from '../measure/rounds.js'
-import { median } from '../measure/stats.js'
-import { CONTROL_FLAG, perRoundRatios, summarizeRatio } from '../measure/verdict.js'
-import type { Budget, Progress, SuiteRow } from '../types.js'
-import { type Candidate, type Group, groupsFor, type PortableSuite } from './groups.js'
+import { shuffledRounds } from '../harness/rounds.js'
+import type { AnySuite, Mode, Progress, SuiteRow } from '../harness/suite.js'
+import type { Flag } from '../model/types.js'
+import { median } from '../stats/stats.js'
+import { perRoundRatios, summarizeRatio } from '../stats/verdict.js'
+import type { RuntimeCandidate, RuntimeGroup } from './group.js'
+
+type RuntimeRow = SuiteRow & { readonly suite: string; readonly runtime: string }
 
 /** What one runtime gave: its rows per suite, what it said about itself, and what it could not load. */
 export type RuntimeOutcome =
@@ -15,7 +18,7 @@ export type RuntimeOutcome =
       readonly ok: true
       readonly label: string
       readonly reported: { name: string; version: string }
-      readonly rows: readonly (SuiteRow & { suite: PortableSuite; runtime: string })[]
+      readonly rows: readonly RuntimeRow[]
       readonly notes: readonly string[]
     }
   | { readonly id: string; readonly ok: false; readonly reason: string }
@@ -27,72 +30,100 @@ interface Measured {
   opMs: Record<string, number>
 }
 
+/** A portable suite's groups in one runtime, with the rounds and batch its budget gives them. */
+export function groupsIn(runtime: string, suite: AnySuite, mode: Mode, loaded: readonly LoadedPackage[]) {
+  const claiming = loaded.filter((pkg) => pkg.runtimes.includes(runtime as never))
+  const budget = suite.budget[mode]
+  const minBatchMs = suite.portable?.minBatchMs(budget) ?? 0
+  return (suite.portable?.groups(runtime, claiming) ?? []).map((group) => ({
+    suite,
+    group,
+    rounds: budget.rounds as number,
+    minBatchMs,
+  }))
+}
+
+export interface RuntimeRun {
+  readonly root: string
+  readonly mode: Mode
+  readonly progress: Progress
+  readonly seed?: number
+}
+
+const firstLine = (error: unknown) => String((error as Error).message ?? error).split('\n')[0] ?? ''
+
+/** One group in one runtime; a framework's Node-only code that fails to load is left out, and said so. */
+async function measureGroup(
+  runtime: Runtime,
+  job: ReturnType<typeof groupsIn>[number],
+  options: RuntimeRun,
+  notes: string[],
+) {
+  const { group, rounds, minBatchMs } = job
+  const input = {
+    rounds,
+    // Every round's order, from the seeded rule every suite uses; the loop keeps only the ids it loaded.
+    orders: shuffledRounds(
+      group.candidates.map((c) => c.id),
+      rounds,
+      options.seed ?? 1,
+    ),
+    minBatchMs,
+    lagProbe: true,
+  }
+  const dir = join(options.root, 'tools/runtimes/generated')
+  const run = (candidates: readonly RuntimeCandidate[]) =>
+    runInRuntime(
+      runtime,
+      writeMeasuringEntry(dir, `bench-${runtime.id}-${job.suite.name}`, [...candidates]),
+      input,
+      {
+        timeoutMs: 600_000,
+      },
+    ) as Promise<Measured>
+  try {
+    return await run(group.candidates)
+  } catch (error) {
+    const required = group.candidates.filter((c) => !c.optional)
+    if (required.length === group.candidates.length) throw error
+    const left = group.candidates.filter((c) => c.optional).map((c) => c.id)
+    notes.push(`${runtime.label}: ${left.join(', ')} left out: ${firstLine(error)}`)
+    return run(required)
+  }
+}
+
 /**
- * Measures `suites` inside runtime `id`: one generated entry per group, run with the shared rounds loop
- * and the loop-lag probe. A runtime that cannot start is an outcome with its reason, never a silent
- * drop; a candidate it cannot load is left out with a note.
+ * Measures the portable `suites` inside runtime `id`: one generated entry per group, run with the shared
+ * rounds loop and the loop-lag probe. A runtime that cannot start is an outcome with its reason, never a
+ * silent drop; a candidate it cannot load is left out with a note.
  */
 export async function measureRuntime(
   id: string,
-  suites: readonly PortableSuite[],
+  suites: readonly AnySuite[],
   loaded: readonly LoadedPackage[],
-  options: { root: string; budget: Budget; progress: Progress; seed?: number },
+  options: RuntimeRun,
 ): Promise<RuntimeOutcome> {
   const resolved = resolveRuntime(id)
   if (!resolved.ok) return { id, ok: false, reason: resolved.reason }
   const { runtime } = resolved
-  const rows: (SuiteRow & { suite: PortableSuite; runtime: string })[] = []
+  const rows: RuntimeRow[] = []
   const notes: string[] = []
   let reported: { name: string; version: string } | undefined
-  for (const group of groupsFor(id, suites, loaded)) {
-    options.progress.step(`${id} · ${group.group}`)
-    const dir = join(options.root, 'tools/runtimes/generated')
-    const rounds = group.suite === 'ids' ? options.budget.ids.rounds : options.budget.hash.rounds
-    const input = {
-      rounds,
-      // Every round's order, from the seeded rule every suite uses; the loop keeps only the ids it loaded.
-      orders: shuffledRounds(
-        group.candidates.map((c) => c.id),
-        rounds,
-        options.seed ?? 1,
-      ),
-      minBatchMs: group.suite === 'ids' ? PORTABLE_ID_BATCH_MS : options.budget.hash.roundMs,
-      lagProbe: true,
-    }
-    const run = (candidates: readonly Candidate[]) =>
-      runInRuntime(runtime, writeMeasuringEntry(dir, `bench-${id}-${group.suite}`, [...candidates]), input, {
-        timeoutMs: 600_000,
-      }) as Promise<Measured>
+  for (const job of suites.flatMap((suite) => groupsIn(id, suite, options.mode, loaded))) {
+    options.progress.step(`${id} · ${job.group.group}`)
     let measured: Measured
     try {
-      measured = await run(group.candidates)
+      measured = await measureGroup(runtime, job, options, notes)
     } catch (error) {
-      const required = group.candidates.filter((c) => !c.optional)
-      if (required.length === group.candidates.length)
-        return { id, ok: false, reason: `${group.group}: ${firstLine(error)}` }
-      // A framework's Node-only code failed to load here: measure the rest, and say what was left out.
-      notes.push(
-        `${runtime.label}: ${group.candidates
-          .filter((c) => c.optional)
-          .map((c) => c.id)
-          .join(', ')} left out: ${firstLine(error)}`,
-      )
-      try {
-        measured = await run(required)
-      } catch (again) {
-        return { id, ok: false, reason: `${group.group}: ${firstLine(again)}` }
-      }
+      return { id, ok: false, reason: `${job.group.group}: ${firstLine(error)}` }
     }
     reported = measured.runtime
-    notes.push(...(group.notes ?? []))
-    rows.push(...rowsOf(group, measured, runtime))
+    notes.push(...(job.group.notes ?? []))
+    rows.push(...rowsOf(job.suite.name, job.group, measured, runtime))
   }
   if (!reported) return { id, ok: false, reason: 'no package claims this runtime for the chosen suites' }
   return { id, ok: true, label: `${runtime.label} ${reported.version}`, reported, rows, notes }
 }
-
-/** An ids batch in another runtime lasts at least this long: browsers coarsen performance.now to ~1 ms. */
-const PORTABLE_ID_BATCH_MS = 20
 
 /** Below this a single call is too short for a 1 ms timer to tell whether it held the loop. */
 const JUDGED_MS = 5
@@ -103,21 +134,20 @@ export function measuredRunsOn(lagMs: number, opMs: number): string {
   return lagMs >= opMs / 2 ? 'blocks the loop' : 'loop free'
 }
 
-const firstLine = (error: unknown) => String((error as Error).message ?? error).split('\n')[0] ?? ''
-
 /** Rows of one group: median rate, per-round ratios to the group's baseline in the same runtime and run. */
-function rowsOf(group: Group, m: Measured, runtime: Runtime) {
+function rowsOf(suite: string, group: RuntimeGroup, m: Measured, runtime: Runtime): RuntimeRow[] {
   const present = group.candidates.filter((c) => m.rates[c.id])
-  const rates = (c: Candidate | undefined) => (c ? (m.rates[c.id] ?? []) : [])
+  const rates = (c: RuntimeCandidate | undefined) => (c ? (m.rates[c.id] ?? []) : [])
   const base = present.find((c) => c.id === group.baseline)
   const aa = present.find((c) => c.id === `${group.baseline} (A/A)`)
   return present.map((c) => {
-    const lag = m.lagMs[c.id] ?? 0
-    const op = m.opMs[c.id] ?? 0
+    const [lag, op] = [m.lagMs[c.id] ?? 0, m.opMs[c.id] ?? 0]
+    const flags: Flag[] = c === base ? [{ kind: 'baseline' }] : c === aa ? [{ kind: 'control' }] : []
     return {
-      suite: group.suite,
+      suite,
       runtime: runtime.id,
-      group: `${group.group} · ${runtime.id}`,
+      group: group.group,
+      key: group.key,
       candidate: c.id,
       label: c.label,
       value: median(rates(c)),
@@ -125,14 +155,21 @@ function rowsOf(group: Group, m: Measured, runtime: Runtime) {
       higherIsBetter: true,
       rounds: rates(c),
       ratios:
-        base && c !== base ? [summarizeRatio(base.label, perRoundRatios(rates(c), rates(base), true))] : [],
+        base && c !== base
+          ? [
+              summarizeRatio(
+                { against: base.id, label: base.label },
+                perRoundRatios(rates(c), rates(base), true),
+              ),
+            ]
+          : [],
       details: {
         'one call ms': op,
         'max loop lag ms': lag,
         'runsOn (measured)': measuredRunsOn(lag, op),
         runtime: `${m.runtime.name} ${m.runtime.version}`,
       },
-      flags: c === base ? ['baseline'] : c === aa ? [CONTROL_FLAG] : [],
+      flags,
     }
   })
 }

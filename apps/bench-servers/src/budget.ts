@@ -1,0 +1,57 @@
+import type { RoundsBudget } from '@authlab/benchmarks/harness'
+
+/**
+ * The server suites: per round a fresh server, warmed in `windowSec` windows until its rate stops rising
+ * (at most `warmupSec`), then `windows` cycles of one window per candidate; login servers get `warmupLogins` first.
+ */
+export interface HttpBudget extends RoundsBudget {
+  readonly warmupSec: number
+  readonly windowSec: number
+  readonly windows: number
+  readonly loginRounds: number
+  readonly loginSec: number
+  readonly warmupLogins: number
+}
+
+export const HTTP_BUDGET: { readonly quick: HttpBudget; readonly full: HttpBudget } = {
+  quick: {
+    rounds: 5,
+    warmupSec: 3,
+    // Many short windows per round: a round's ratio is a median over cycles, so more cycles narrow
+    // its spread, and short windows keep a drift of the machine from landing on one candidate.
+    windowSec: 0.1,
+    windows: 18,
+    loginRounds: 5,
+    loginSec: 0.5,
+    warmupLogins: 4,
+    // A server round lasts seconds, so this allowance is the largest: the in-framework claims need a
+    // few rounds beyond the first five when the machine drifts; a round with its server's start and
+    // warm-up takes about 10 s, so this buys two or three.
+    race: { maxRounds: 16, budgetMs: 30_000 },
+  },
+  full: {
+    rounds: 10,
+    warmupSec: 5,
+    // Short windows, as quick, and twice the cycles: a round's ratio is the median of many cycles
+    // rather than of a few long windows, which narrows it more per second spent.
+    windowSec: 0.1,
+    windows: 36,
+    loginRounds: 4,
+    loginSec: 5,
+    warmupLogins: 16,
+    race: { maxRounds: 16, budgetMs: 120_000 },
+  },
+}
+
+/** How ids-in-framework measures, for --explain and the results file. */
+export function idsMethod(budget: HttpBudget) {
+  return `ids-in-framework: every round starts one fresh server on the servers' core that serves every candidate's generator, picked per request by a header (each GET / stores a session, and the store starts empty each round: a store's size moves the rate more than any generator does); it is loaded in ${budget.windowSec} s windows on 50 kept-alive connections until two windows in a row agree within 10 % (at most ${budget.warmupSec} s: a fresh server speeds up for about 1.5 s), then ${budget.windows} cycles of one ${budget.windowSec} s window per candidate, in a fresh random order each cycle; ${budget.rounds} rounds at least${budget.race ? ' (more, up to the race budget, while a ratio is undecided)' : ''}. Value = median over rounds of each round's median window req/s; ratio = per round, the median over cycles of the candidate's window ÷ the baseline's of the same cycle.`
+}
+
+/** Health checks per second while logins run: a few per cent of the servers' core (see probe.ts). */
+export const PROBE_PER_SECOND = 200
+
+/** The stores suite: concurrent sessions per cell, and the cluster comparison's minimum rounds. */
+export interface StoresBudget extends RoundsBudget {
+  readonly sessions: number
+}
