@@ -115,26 +115,40 @@ function slimPath(node: NodeUnderTest, path: string): string {
   return bin
 }
 
-beforeAll(() => {
+/** A child process's exit status and output, without blocking the event loop while it runs. */
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, stderr }))
+  })
+}
+
+beforeAll(async () => {
   const packed = packPackages(workspacePackages, { destination: root })
   for (const pkg of workspacePackages) {
     const tarball = packed.find((entry) => entry.name === pkg.manifest.name)?.tarball
     if (!tarball) throw new Error(`npm pack produced no tarball for ${pkg.manifest.name}`)
     packages.push({ name: pkg.manifest.name, kind: kindOf(pkg), tarball })
   }
-  for (const node of NODES) {
-    mkdirSync(node.dir)
-    writeConsumerProject(node.dir, packages)
-    const env = childEnv()
-    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
-      cwd: node.dir,
-      encoding: 'utf8',
-      // npm's own `#!/usr/bin/env node` and every install script it runs use the node on PATH.
-      env: { ...env, PATH: slimPath(node, env.PATH ?? '') },
-    })
-    if (install.status !== 0) throw new Error(`npm install on ${node.label} failed: ${install.stderr}`)
-    if (node.dir === consumer) installWarnings = install.stderr
-  }
+  // Each Node's project installs at the same time as the other's: an install mostly waits on the
+  // npm cache and the disk, so the two overlap rather than queue.
+  await Promise.all(
+    NODES.map(async (node) => {
+      mkdirSync(node.dir)
+      writeConsumerProject(node.dir, packages)
+      const env = childEnv()
+      const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
+        cwd: node.dir,
+        // npm's own `#!/usr/bin/env node` and every install script it runs use the node on PATH.
+        env: { ...env, PATH: slimPath(node, env.PATH ?? '') },
+      })
+      if (install.status !== 0) throw new Error(`npm install on ${node.label} failed: ${install.stderr}`)
+      if (node.dir === consumer) installWarnings = install.stderr
+    }),
+  )
 }, 600_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
