@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { captureEnvironment } from '../../../benchmarks/dist/results/env.js'
+import { captureEnvironment } from '@authlab/workspace'
 import {
   CLUSTER_FAULTS,
   CLUSTER_PATTERNS,
