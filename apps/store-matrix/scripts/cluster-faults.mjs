@@ -39,13 +39,15 @@ const folder = join(root, '.last-run/cluster')
 const parts = join(folder, 'parts')
 await mkdir(parts, { recursive: true })
 // Each part keeps when it started and the machine's load then (1-minute load average): a merge of parts
-// run at different times reports their range.
-const startedAt = new Date().toISOString()
-const loadAtStart = loadavg()[0]
+// run at different times reports their range. Parts run one after another, so the next part starts
+// when one is written.
+const partStart = () => ({ startedAt: new Date().toISOString(), loadAverage: loadavg()[0] })
+let started = partStart()
 const writePart = async (name, value) => {
-  const part = { startedAt, loadAverage: loadAtStart, value }
+  const part = { ...started, value }
   await writeFile(join(parts, `${name}.json`), `${JSON.stringify(part, null, 2)}\n`)
   log(`wrote ${join(parts, `${name}.json`)}`)
+  started = partStart()
 }
 
 /** The three client row sets: what the fault runner and the store need to run each. */
