@@ -43,6 +43,16 @@ export function instantiate(candidate: HashCandidate, setting: CostSetting): Pas
  */
 export const EDGE_SCRYPT = { label: 'scrypt OWASP N=2^14 r=8 p=5', params: { ln: 14, r: 8, p: 5 } } as const
 
+/**
+ * The stretch suite's group for a Worker's way out (src/suites/stretch/edge-remote.ts): in workerd, the
+ * floor's scrypt done by the Worker (`local`) against a call to the remote helper (`remote`).
+ */
+export const EDGE_REMOTE = {
+  runtime: 'workerd',
+  local: '@authlab/hash-scrypt',
+  remote: '@authlab/stretch-remote',
+} as const
+
 /** The password every hashing suite uses: ASCII, under bcrypt's 72 bytes, so every policy admits it. */
 export const BENCH_PASSWORD = 'correct horse battery staple'
 

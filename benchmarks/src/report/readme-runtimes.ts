@@ -1,4 +1,8 @@
+import { whyNotIn } from '../discover/runtime-claims.js'
+import { EDGE_SCRYPT } from '../discover/settings.js'
+import { settingKey } from '../model/keys.js'
 import { hasFlag, type ResultsFile, type Row } from '../model/types.js'
+import { markdownText } from './escape.js'
 import { alignedTable } from './markdown.js'
 import { type BlockContext, source } from './readme-blocks.js'
 import { verdictText } from './words.js'
@@ -7,12 +11,32 @@ import { verdictText } from './words.js'
 const SETTINGS: readonly { readonly suite: string; readonly setting: string }[] = [
   { suite: 'hash', setting: 'argon2id:m=19456,t=2,p=1' },
   { suite: 'hash', setting: 'bcrypt:cost=10' },
+  { suite: 'hash', setting: 'pbkdf2-sha256:iterations=600000' },
   { suite: 'hash', setting: 'scrypt:ln=14,r=16,p=1' },
+  { suite: 'hash', setting: settingKey('scrypt', EDGE_SCRYPT.params) },
   { suite: 'ids', setting: 'defaults' },
 ]
 
-const runtimeName = (r: { id: string; name: string; version: string }) =>
-  r.name === 'node' ? `Node ${r.version}` : `${r.name[0]?.toUpperCase()}${r.name.slice(1)} ${r.version}`
+/** A column's name; workerd's says its clock, the workerd process's CPU time (the others': wall time). */
+function runtimeName(r: { id: string; name: string; version: string }): string {
+  if (r.name === 'node') return `Node ${r.version}`
+  const name = `${r.name[0]?.toUpperCase()}${r.name.slice(1)} ${r.version}`
+  return r.id === 'workerd' ? `${name} (process CPU)` : name
+}
+
+/** Why a package in the table has no cell in a runtime, from its manifest: one line per package and reason. */
+function absentLines(run: ResultsFile, rows: readonly Row[], claims: BlockContext['claims']): string[] {
+  const byReason = new Map<string, string[]>()
+  for (const name of [...new Set(rows.map((r) => r.candidate))].sort())
+    for (const rt of run.environment.runtimes ?? []) {
+      const claim = claims.get(name)
+      const measured = rows.some((r) => r.candidate === name && r.runtime === rt.id)
+      const why = claim && !measured ? whyNotIn(claim, rt.id) : undefined
+      const key = `${name} not in {}: ${why}`
+      if (why !== undefined) byReason.set(key, [...(byReason.get(key) ?? []), runtimeName(rt)])
+    }
+  return [...byReason].map(([key, names]) => key.replace('{}', names.join(', ')))
+}
 
 /** A candidate's ratio in one runtime, in a few words, or a dash where that runtime did not run it. */
 function cell(row: Row | undefined): string {
@@ -49,5 +73,15 @@ export function runtimesFigures(ctx: BlockContext): string {
     lines,
     () => false,
   )
-  return [source(ctx), '', ...table].join('\n')
+  const absent = absentLines(run, rows, ctx.claims)
+  const why =
+    absent.length > 0
+      ? [
+          '',
+          '"—": not run there; where the package says why:',
+          '',
+          ...absent.map((l) => `- ${markdownText(l)}`),
+        ]
+      : []
+  return [source(ctx), '', ...table, ...why].join('\n')
 }

@@ -10,7 +10,7 @@
  * derives, and workerd's CPU clock needs batches of 50 ms of the Worker's CPU, which at the floor's
  * scrypt on the helper would take minutes of waiting per batch.
  */
-import { EDGE_SCRYPT } from '../../discover/settings.js'
+import { EDGE_REMOTE, EDGE_SCRYPT } from '../../discover/settings.js'
 import type { PreparedGroup } from '../../harness/suite.js'
 import { settingKey } from '../../model/keys.js'
 import { PASSWORD, type RuntimeCandidate, type RuntimeGroup, runtimeControl } from '../../runtimes/group.js'
@@ -20,13 +20,13 @@ import { loopbackRoundTripMs } from './remote.js'
 const EDGE_REMOTE_PARAMS = EDGE_SCRYPT.params
 
 /** The runtime whose CPU limit the remote helper answers: Workers, measured in workerd. */
-const RUNTIME = 'workerd'
+const RUNTIME = EDGE_REMOTE.runtime
 const KEY_BYTES = 32
 
 const local: RuntimeCandidate = {
-  id: '@authlab/hash-scrypt',
+  id: EDGE_REMOTE.local,
   label: 'scrypt in the Worker (node:crypto)',
-  module: '@authlab/hash-scrypt',
+  module: EDGE_REMOTE.local,
   setup: `return { kdf: m.createHasher(${JSON.stringify(EDGE_REMOTE_PARAMS)}), salt: crypto.randomUUID(), n: 0 }`,
   call: `s.kdf.derive(${PASSWORD}, s.salt + s.n++, ${KEY_BYTES})`,
 }
@@ -38,9 +38,9 @@ const HELPER_PARAMS = { ln: 10, r: 8, p: 1 } as const
 function remote(url: string, secret: string): RuntimeCandidate {
   const options = JSON.stringify({ url, secret, ...HELPER_PARAMS })
   return {
-    id: '@authlab/stretch-remote',
+    id: EDGE_REMOTE.remote,
     label: "the remote helper's call (loopback): the Worker's part",
-    module: '@authlab/stretch-remote',
+    module: EDGE_REMOTE.remote,
     setup: `return { kdf: m.createRemoteScrypt(${options}), salt: crypto.randomUUID(), n: 0 }`,
     call: `s.kdf.derive(${PASSWORD}, s.salt + s.n++, ${KEY_BYTES})`,
   }
