@@ -29,6 +29,8 @@ export interface CostLine {
   readonly runsOn: string
   /** Node's CPU ms per login: the default runs' (verify, else hash), else the cross-runtime run's node column. */
   readonly node?: { readonly ms: number; readonly measured: 'verify' | 'hash' }
+  /** Why Node has no figure, where it is stated (a runtime's own API, such as Bun.password). */
+  readonly nodeAbsent?: string
   readonly runtimes: Readonly<Record<(typeof RUNTIME_COLUMNS)[number], RuntimeCell>>
   readonly stallMs?: number
   /** The RTX 4090 estimate of core's attacker references: the one every "guesses per login" uses. */
@@ -96,12 +98,17 @@ export function costLines(
       const own = costs.find(
         (x) => x.runtime === 'node' && x.candidate === c.candidate && x.paramsText === c.paramsText,
       )
+      const absent = ran.has('node') ? absence(c.candidate, c.algorithm, 'node', claims) : undefined
       return {
         candidate: c.candidate,
         label: c.label,
         params: c.paramsText,
         runsOn: '',
-        ...(own?.cpuMs === undefined ? {} : { node: { ms: own.cpuMs, measured: 'hash' as const } }),
+        ...(own?.cpuMs !== undefined
+          ? { node: { ms: own.cpuMs, measured: 'hash' as const } }
+          : absent?.kind === 'absent'
+            ? { nodeAbsent: absent.reason }
+            : {}),
       }
     }),
   ]

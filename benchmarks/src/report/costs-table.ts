@@ -52,7 +52,11 @@ export function costCells(line: CostLine): string[] {
     line.params,
     line.meetsFloor ? 'yes' : 'below',
     line.runsOn,
-    node ? `${formatNumber(node.ms)}${node.measured === 'hash' ? ' (hash)' : ''}` : 'not measured',
+    node
+      ? `${formatNumber(node.ms)}${node.measured === 'hash' ? ' (hash)' : ''}`
+      : line.nodeAbsent
+        ? '—'
+        : 'not measured',
     ...RUNTIME_COLUMNS.map((r) => runtimeText(line.runtimes[r])),
     line.stallMs === undefined ? 'not measured' : formatNumber(line.stallMs),
     card(FIRST_CARD as string),
@@ -64,16 +68,23 @@ export function costCells(line: CostLine): string[] {
 
 /** Why each dash of the runtime columns is a dash: one line per runtime and reason, naming the hashers. */
 export function absentLines(lines: readonly CostLine[]): string[] {
-  return RUNTIME_COLUMNS.flatMap((runtime) => {
+  const columns = [
+    { name: 'Node', reasonOf: (l: CostLine) => l.nodeAbsent },
+    ...RUNTIME_COLUMNS.map((r) => ({
+      name: RUNTIME_NAMES[r],
+      reasonOf: (l: CostLine) => {
+        const cell = l.runtimes[r]
+        return cell.kind === 'absent' ? cell.reason : undefined
+      },
+    })),
+  ]
+  return columns.flatMap(({ name, reasonOf }) => {
     const byReason = new Map<string, Set<string>>()
     for (const line of lines) {
-      const cell = line.runtimes[runtime]
-      if (cell.kind === 'absent')
-        byReason.set(cell.reason, (byReason.get(cell.reason) ?? new Set()).add(line.label))
+      const reason = reasonOf(line)
+      if (reason !== undefined) byReason.set(reason, (byReason.get(reason) ?? new Set()).add(line.label))
     }
-    return [...byReason].map(
-      ([reason, labels]) => `not in ${RUNTIME_NAMES[runtime]}: ${[...labels].join(', ')}: ${reason}`,
-    )
+    return [...byReason].map(([reason, labels]) => `not in ${name}: ${[...labels].join(', ')}: ${reason}`)
   })
 }
 
