@@ -7,6 +7,7 @@ import { type AdviceRow, adviceRows } from './advice-table.js'
 import { renderSvg } from './charts.js'
 import { absentLines, COST_HEADERS, costCells, nonLinearLines, referenceLines } from './costs-table.js'
 import type { Section } from './document.js'
+import { PLATFORM_COLUMNS, platformNotes, platformRows } from './platform-table.js'
 
 /** What a part of the advice that these runs did not measure says. */
 export const NOT_MEASURED = 'not measured in these runs'
@@ -31,6 +32,8 @@ export async function adviceSection(
 ): Promise<Section | undefined> {
   const rows = answered(results)
   const costs = costLines([results], claims)
+  // A cross-runtime run answers the platforms; a run on this Node alone has none to show.
+  const platforms = platformRows([results]).filter((p) => p.measured)
   if (rows.length === 0 && costs.length === 0) return undefined
   const title = 'Server CPU per login against attacker guesses per second per GPU'
   const charts =
@@ -45,6 +48,15 @@ export async function adviceSection(
     charts,
     tables: [
       { columns: ADVICE_COLUMNS, rows: rows.map(adviceCells) },
+      ...(platforms.length > 0
+        ? [
+            {
+              caption: 'Where the login runs',
+              columns: PLATFORM_COLUMNS,
+              rows: platforms.map((p) => p.cells),
+            },
+          ]
+        : []),
       ...(costs.length > 0
         ? [
             {
@@ -55,6 +67,11 @@ export async function adviceSection(
           ]
         : []),
     ],
-    notes: [...absentLines(costs), ...referenceLines(costs), ...nonLinearLines(costs)],
+    notes: [
+      ...(platforms.length > 0 ? platformNotes([results]) : []),
+      ...absentLines(costs),
+      ...referenceLines(costs),
+      ...nonLinearLines(costs),
+    ],
   }
 }

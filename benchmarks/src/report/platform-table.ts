@@ -21,6 +21,8 @@ export const PLATFORM_COLUMNS = [
 /** One platform's row, and the setting it advises (for the floor test). */
 export interface PlatformRow {
   readonly need: string
+  /** Whether these runs measured anything where it runs. */
+  readonly measured: boolean
   readonly cells: readonly string[]
   readonly advises: readonly AdvisedSetting[]
 }
@@ -47,7 +49,8 @@ function rowOf(choice: PlatformChoice): PlatformRow {
   const { platform } = choice
   const need = platform.name
   const limit = platform.limit.text
-  if (choice.kind === 'not-measured') return { need, cells: [need, limit, NOT_MEASURED, '', ''], advises: [] }
+  if (choice.kind === 'not-measured')
+    return { need, measured: false, cells: [need, limit, NOT_MEASURED, '', ''], advises: [] }
   const { cost, ms, runtime } = choice.pick
   const clock = platform.clock === 'cpu' ? 'CPU' : 'wall'
   const what = `${packageOf(cost.candidate)}, ${cost.paramsText}`
@@ -55,6 +58,7 @@ function rowOf(choice: PlatformChoice): PlatformRow {
   const use = choice.kind === 'fits' ? what : `nothing at the floor fits; the least CPU: ${what}`
   return {
     need,
+    measured: true,
     cells: [need, limit, use, `${formatNumber(ms)} (${clock}, ${RUNTIME_NAMES[runtime] ?? runtime})`, fits],
     // A platform where nothing fits advises no setting of its own: its way out is said under the table.
     advises: choice.kind === 'fits' ? [{ algorithm: cost.algorithm, params: cost.params }] : [],
