@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { costLines } from '../src/advice/cost-lines.js'
 import { guessesPerLoginCost, settingCosts } from '../src/advice/costs.js'
-import { portableHashers } from '../src/advice/portable.js'
+import { runtimeClaims } from '../src/discover/runtime-claims.js'
 import type { ResultsFile } from '../src/model/types.js'
 import { tradeOffCharts } from '../src/report/advice-chart-files.js'
 import { adviceRows } from '../src/report/advice-table.js'
@@ -19,17 +20,19 @@ const read = (file: string) => readResults(join(ROOT, file))
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const adviceBlock = figureBlocks(README).find((b) => b.kind === 'advice')
 const runs = (adviceBlock?.files ?? []).map(read)
-const portable = portableHashers(ROOT)
+const claims = runtimeClaims(ROOT)
 const adviceTerminal = (results: ResultsFile, wide = false) =>
-  renderAdvice(results, portable, { color: false, wide })
+  renderAdvice(results, claims, { color: false, wide })
 
 describe('the README leads with advice generated from committed runs', () => {
-  test('its first 40 lines hold the "which to use" table and the trade-off chart', () => {
+  test('its first 40 lines hold the "which to use" table and the trade-off chart; the platforms follow', () => {
     const first = README.split('\n').slice(0, 40).join('\n')
     expect(first).toContain(' advice -->')
     expect(first).toMatch(/\| session IDs in express-session /)
     expect(first).toMatch(/!\[[^\]]+\]\(benchmarks\/results\/[^)]+-advice-trade-off\.svg\)/)
-    expect(first).toContain('<!-- /figures -->')
+    const block = README.split('\n').slice(0, 60).join('\n')
+    expect(block).toMatch(/\*\*Where the login runs\*\*\n\n\| where the login runs /)
+    expect(block).toContain('<!-- /figures -->')
   })
 
   // The README's text is checked by figures.test.ts (every block agrees with its results files).
@@ -40,14 +43,13 @@ describe('the README leads with advice generated from committed runs', () => {
   })
 
   test('every need names what to use with a measured figure and a cost', () => {
-    const rows = adviceRows(runs, portable)
+    const rows = adviceRows(runs)
     expect(rows.map((r) => r.need)).toEqual([
       'session IDs in express-session',
       'session IDs in @fastify/session',
       'session IDs in better-auth',
       'password hashing on a server with cores to spare',
       'password hashing on one vCPU',
-      'password hashing at the edge or in a browser',
       'moving users off bcrypt',
       "moving users off better-auth's scrypt",
     ])
@@ -83,26 +85,14 @@ describe('costs per login and per guess', () => {
       expect(c.attacker?.reference.source).toMatch(/^https:\/\//)
       expect(guessesPerLoginCost(c)).toBeGreaterThan(0)
     }
-    expect(costsText(costs)[0]).toMatch(/^hasher\s+parameters/)
+    expect(costsText(costLines(runs, claims))[0]).toMatch(/^hasher\s+parameters/)
   })
 
   test('without an http run the express row says it was not measured, it does not guess', () => {
     const withoutHttp = runs.filter((r: ResultsFile) => !r.run.suites.includes('http'))
-    const express = adviceRows(withoutHttp, portable)[0]
+    const express = adviceRows(withoutHttp)[0]
     expect(express?.why).toBeUndefined()
   })
-})
-
-test('the portable hashers are the packages that claim both browsers, found by their manifests', () => {
-  expect(portable.size).toBeGreaterThan(0)
-  for (const name of portable) {
-    const pkg = JSON.parse(
-      readFileSync(join(ROOT, 'packages', name.slice('@authlab/'.length), 'package.json'), 'utf8'),
-    )
-    expect(pkg.authlab.runtimes).toEqual(expect.arrayContaining(['chromium', 'firefox']))
-  }
-  expect(portable).toContain('@authlab/hash-wasm')
-  expect(portable).not.toContain('@authlab/hash-bcrypt')
 })
 
 describe('the terminal and the HTML report of a run lead with the same advice', () => {
@@ -113,7 +103,7 @@ describe('the terminal and the HTML report of a run lead with the same advice', 
     expect(text).toMatch(/^Which to use, from this run/)
     // What to use and its cost's first clause, one entry a need, wrapped to the width; why under --wide.
     const flat = text.replace(/\n {4}/g, ' ')
-    for (const row of adviceRows([latest], portable).filter((r) => r.why !== undefined)) {
+    for (const row of adviceRows([latest]).filter((r) => r.why !== undefined)) {
       expect(flat).toContain(`${row.need}: ${row.use} · ${row.cost?.split('; ')[0]}\n`)
       expect(adviceTerminal(latest, true)).toContain(`    why: ${row.why}\n`)
     }

@@ -131,6 +131,41 @@ describe('--from moves blocks to newer runs', () => {
     expect(moved('node v20.20.0', 'node v20.20.2')).toBe(true)
     expect(moved('node v24.22.3', 'node v20.20.2')).toBe(false)
   })
+
+  test('a block citing several kinds of run moves each by its own kind', () => {
+    // Six files that exist; what each holds is the synthetic run `read` gives for it.
+    const [oldRun, oldHttp, oldAcross, newRun1, newRun2, newAcross] = readdirSync(RESULTS)
+      .filter((f) => f.endsWith('.json'))
+      .slice(0, 6)
+      .map((f) => `benchmarks/results/${f}`) as string[]
+    const base = syntheticResults()
+    const kind = (suites: string[], across = false): ResultsFile => ({
+      ...base,
+      run: { ...base.run, suites },
+      environment: {
+        ...base.environment,
+        ...(across ? { runtimes: [{ id: 'workerd', name: 'workerd', version: '2026-11-23' }] } : {}),
+      },
+    })
+    const runs = new Map<string, ResultsFile>([
+      [oldRun as string, kind(['ids', 'hash'])],
+      [oldHttp as string, kind(['http'])],
+      [oldAcross as string, kind(['ids', 'hash'], true)],
+      [newRun1 as string, kind(['ids', 'hash'])],
+      [newRun2 as string, kind(['ids', 'hash'])],
+      [newAcross as string, kind(['hash', 'stretch'], true)],
+    ])
+    const files = (named: string[], from: string[]) => {
+      const readme = `<!-- figures from ${named.join(',')} defaults -->\n<!-- /figures -->\n`
+      const text = regen(readme, join(ROOT, 'README.md'), (f) => runs.get(f) as ResultsFile, from)
+      return figureBlocks(text)[0]?.files
+    }
+    expect(
+      files([oldRun, oldHttp, oldAcross] as string[], [newRun1, newRun2, newAcross] as string[]),
+    ).toEqual([newRun1, newRun2, oldHttp, newAcross])
+    // Default runs alone leave a cross-runtime block where it was.
+    expect(files([oldAcross] as string[], [newRun1, newRun2] as string[])).toEqual([oldAcross])
+  })
 })
 
 describe('a block over several consecutive runs', () => {

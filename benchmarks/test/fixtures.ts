@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
-import { portableHashers } from '../src/advice/portable.js'
 import type { RunOptions } from '../src/commands/run-bench.js'
+import { runtimeClaims } from '../src/discover/runtime-claims.js'
 import { viewsOf } from '../src/harness/run.js'
 import type { AnySuite, Progress, SuiteContext } from '../src/harness/suite.js'
 import { loadSuites } from '../src/harness/suites.js'
@@ -70,7 +70,7 @@ export async function tinySuites(names: readonly string[], budgets: Budgets = TI
 
 /** What every report is rendered with: the suites' views and the packages that claim both browsers. */
 export async function reportOptions() {
-  return { views: viewsOf(await allSuites()), portable: portableHashers(ROOT) }
+  return { views: viewsOf(await allSuites()), claims: runtimeClaims(ROOT) }
 }
 
 /** runBench's options for a quiet run of `suites` over `root`, written to `outDir`. */

@@ -1,9 +1,13 @@
 import { resolve } from 'node:path'
+import { owaspFloor } from '@authlab/core'
 import { discoverPackages, type LoadedPackage, loadPackages } from '@authlab/workspace'
 import { describe, expect, test } from 'vitest'
+import { absentNotes } from '../src/discover/runtime-claims.js'
+import { EDGE_SCRYPT } from '../src/discover/settings.js'
 import type { RuntimeGroup } from '../src/runtimes/group.js'
 import { portable as hash } from '../src/suites/hash/runtimes.js'
 import { portable as idsSuite } from '../src/suites/ids/runtimes.js'
+import { portable as stretch } from '../src/suites/stretch/runtimes.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -61,5 +65,42 @@ describe("a runtime's own APIs as references in its column only", () => {
         `ref:randomUUIDv7 not in ${runtime}: node:crypto randomUUIDv7 is in Node >= 24 and Bun`,
       ])
     }
+  })
+})
+
+describe('workerd: what each package claims there, and the settings the edge advice needs', () => {
+  test('a package runs only the algorithms it claims there; every other one is noted with its reason', async () => {
+    const packages = await loaded()
+    const groups = groupsFor('workerd', ['hash'], packages)
+    const inGroup = (setting: string) => groups.find((g) => g.key.setting === setting)?.candidates ?? []
+    expect(inGroup('argon2id:m=19456,t=2,p=1').map((c) => c.id)).toContain('@authlab/hash-wasm')
+    for (const g of groups.filter((x) => !x.key.setting.startsWith('argon2id')))
+      expect(g.candidates.map((c) => c.id)).not.toContain('@authlab/hash-wasm')
+    const notes = absentNotes('workerd', packages, new Set(['hash']))
+    const bcrypt = packages.find((p) => p.name === '@authlab/hash-bcrypt')
+    expect(notes).toContain(`@authlab/hash-bcrypt not in workerd: ${bcrypt?.notInWorkerd}`)
+    expect(notes.find((n) => n.startsWith('@authlab/hash-wasm'))).toMatch(/runs only argon2id in workerd: /)
+    // Every hash package has a cell or a reason.
+    const measured = new Set(groups.flatMap((g) => g.candidates.map((c) => c.id)))
+    for (const p of packages.filter((x) => x.kind === 'hash'))
+      expect(measured.has(p.name) || notes.some((n) => n.startsWith(`${p.name} not in workerd: `))).toBe(true)
+  })
+
+  test("scrypt is measured at OWASP's floor in every runtime as well as at better-auth's setting", async () => {
+    const packages = await loaded()
+    for (const runtime of ['workerd', 'bun', 'chromium']) {
+      const scrypt = groupsFor(runtime, ['hash'], packages).filter((g) => g.key.setting.startsWith('scrypt:'))
+      expect(scrypt.map((g) => g.key.setting)).toEqual(['scrypt:ln=14,r=16,p=1', 'scrypt:ln=14,r=8,p=5'])
+    }
+    expect(owaspFloor('scrypt', EDGE_SCRYPT.params).meets).toBe(true)
+    expect(owaspFloor('scrypt', { ln: 14, r: 16, p: 1 }).meets).toBe(false)
+  })
+
+  test("the remote helper's group runs in workerd only, started when the group runs", async () => {
+    const packages = await loaded()
+    const remoteGroup = (runtime: string) =>
+      stretch.groups(runtime, packages).find((g) => g.prepare !== undefined)
+    expect(remoteGroup('workerd')?.baseline).toBe('@authlab/hash-scrypt')
+    expect(remoteGroup('node')).toBeUndefined()
   })
 })

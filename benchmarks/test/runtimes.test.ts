@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import type { Progress } from '../src/harness/suite.js'
 import { main } from '../src/main.js'
 import { schemaErrors } from '../src/model/schema.js'
-import type { Flag } from '../src/model/types.js'
+import { type Flag, PER_CALL } from '../src/model/types.js'
 import { mergeRuntimes, parseRuntimes, runAcrossRuntimes } from '../src/runtimes/across.js'
 import type { RuntimeOutcome } from '../src/runtimes/measure.js'
 import { measuredRunsOn } from '../src/runtimes/measure.js'
@@ -132,6 +132,11 @@ test('a small real run over node and deno merges both into one valid results fil
     const own = rows.filter((r) => r.runtime === runtime)
     expect(own.map((r) => r.candidate)).toContain('ref:randomUUID')
     expect(own.every((r) => r.rounds?.length === 2 && r.value > 0)).toBe(true)
+    // Per call, the median wall ms and, both runtimes reading their process's CPU, CPU ms.
+    for (const r of own) {
+      expect(r.details[PER_CALL.wallMs]).toBeGreaterThan(0)
+      expect(r.details[PER_CALL.cpuMs]).toBeGreaterThan(0)
+    }
   }
   const environment = {
     date: '2026-01-01T00:00:00Z',

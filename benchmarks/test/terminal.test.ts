@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { findings } from '../src/advice/findings.js'
-import { portableHashers } from '../src/advice/portable.js'
+import { runtimeClaims } from '../src/discover/runtime-claims.js'
 import { stderrProgress, timeLeftMs } from '../src/harness/progress.js'
 import { hasFlag, type Ratio, RESULTS_FORMAT, type ResultsFile, type Row } from '../src/model/types.js'
 import { findingPartText } from '../src/report/format.js'
@@ -246,7 +246,7 @@ describe('what a default run prints', () => {
     [
       renderRule(options),
       ...results.suites.map((s) => terminal(s, options)),
-      renderAdvice(results, portableHashers(join(HERE, '..', '..')), options),
+      renderAdvice(results, runtimeClaims(join(HERE, '..', '..')), options),
       renderFindings(results, options),
     ].join('')
 

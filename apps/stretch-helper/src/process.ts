@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { ConnectionLimits } from './app.js'
+import type { ScryptParams } from './params.js'
 
 export interface HelperProcessOptions {
   /** Pin the helper to this CPU with taskset (when taskset exists), away from the client's core. */
@@ -25,6 +26,8 @@ export interface HelperProcessOptions {
   nonceCacheSize?: number
   /** Connection bounds (see `HelperOptions.connections`). */
   connections?: ConnectionLimits
+  /** Parameter sets allowed beside onepw's (`AUTHLAB_HELPER_EXTRA_PARAMS`), e.g. OWASP's N=2^17 r=8 p=1. */
+  extraParams?: readonly ScryptParams[]
 }
 
 export interface HelperProcess {
@@ -91,6 +94,7 @@ export async function startHelperProcess(options: HelperProcessOptions = {}): Pr
   if (options.replayWindowMs !== undefined)
     env.AUTHLAB_HELPER_REPLAY_WINDOW_MS = String(options.replayWindowMs)
   if (options.nonceCacheSize !== undefined) env.AUTHLAB_HELPER_NONCE_CACHE = String(options.nonceCacheSize)
+  if (options.extraParams !== undefined) env.AUTHLAB_HELPER_EXTRA_PARAMS = JSON.stringify(options.extraParams)
   const limits = options.connections ?? {}
   const limitEnv = {
     headersTimeoutMs: 'AUTHLAB_HELPER_HEADERS_TIMEOUT_MS',

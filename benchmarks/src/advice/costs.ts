@@ -54,7 +54,8 @@ export function settingCosts(runs: readonly ResultsFile[]): SettingCost[] {
   const chosen = new Map<string, PooledRow>()
   for (const p of pooled) {
     const { row } = p
-    if (row.suite !== 'hash' || typeof row.details.params !== 'string') continue
+    // A cross-runtime run's rows are the runtime columns' (src/advice/runtime-costs.ts), not Node's.
+    if (row.suite !== 'hash' || row.runtime || typeof row.details.params !== 'string') continue
     const { operation } = row.key
     if (operation !== 'hash' && operation !== 'verify') continue
     const key = `${row.candidate}\u0000${row.details.params}`
@@ -84,5 +85,10 @@ export function settingCosts(runs: readonly ResultsFile[]): SettingCost[] {
  * number. Lower is better: the setting buys more of the attacker's work per unit of the server's.
  */
 export function guessesPerLoginCost(cost: SettingCost): number | undefined {
-  return cost.attacker ? cost.attacker.guessesPerSecond * (cost.cpuMsPerLogin / 1000) : undefined
+  return guessesPerLogin(cost.attacker, cost.cpuMsPerLogin)
+}
+
+/** Guesses one attacker card makes in `ms`, the time one login costs the server. */
+export function guessesPerLogin(attacker: AttackerEstimate | undefined, ms: number): number | undefined {
+  return attacker ? attacker.guessesPerSecond * (ms / 1000) : undefined
 }

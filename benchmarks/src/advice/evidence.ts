@@ -7,6 +7,7 @@ import type { Ratio, ResultsFile, Row } from '../model/types.js'
 import { type Held, heldReading } from '../stats/held.js'
 import { BEST_ID } from './claims.js'
 import { guessesPerLoginCost, type PooledRow, pooledRows, type SettingCost, settingCosts } from './costs.js'
+import { meetsFloor, settingOf } from './floor.js'
 
 /** Inside a framework: authlab's fastest generator against the framework's default, held over the runs. */
 export interface InFramework {
@@ -32,7 +33,8 @@ export class Evidence {
   }
   /** CPU ns of one ID from the ids suite. */
   nsPerId(candidate: string): number | undefined {
-    const v = this.rows.find((p) => matches(p.row, { suite: 'ids', candidate }))?.row.details['ns/ID (CPU)']
+    const v = this.rows.find((p) => matches(p.row, { suite: 'ids', candidate, runtime: undefined }))?.row
+      .details['ns/ID (CPU)']
     return typeof v === 'number' ? v : undefined
   }
   /** Session-creating req/s inside a framework: authlab's fastest as a ratio to the framework's default. */
@@ -58,10 +60,13 @@ export class Evidence {
         (typeof params === 'string' ? c.params === params : params.test(c.params)),
     )
   }
-  /** The setting that lets an attacker's card make the fewest guesses per unit of the server's CPU. */
+  /**
+   * Of the settings at or above OWASP's floor, the one that lets an attacker's card make the fewest
+   * guesses per unit of the server's CPU.
+   */
   bestTrade(among: (c: SettingCost) => boolean): SettingCost | undefined {
     return this.costs
-      .filter((c) => among(c) && guessesPerLoginCost(c) !== undefined)
+      .filter((c) => among(c) && atFloor(c) && guessesPerLoginCost(c) !== undefined)
       .sort((a, b) => (guessesPerLoginCost(a) as number) - (guessesPerLoginCost(b) as number))[0]
   }
 }
@@ -78,11 +83,16 @@ export function matchingPasses(to: SettingCost, from: SettingCost): Passes | und
   return t > s.t ? { t, ms: (to.cpuMsPerLogin * t) / s.t } : undefined
 }
 
-/** The settings each need is answered with: the best trade on a server and at the edge, and what users move off. */
-export function choices(e: Evidence, portableHashers: ReadonlySet<string>) {
+/** Whether a measured setting meets OWASP's floor. */
+const atFloor = (c: SettingCost) => {
+  const s = settingOf(c.params)
+  return s !== undefined && meetsFloor(s)
+}
+
+/** The settings each need is answered with: the best trade on a server, and what users move off. */
+export function choices(e: Evidence) {
   return {
     server: e.bestTrade((c) => c.runsOn !== 'main-thread'),
-    portable: e.bestTrade((c) => portableHashers.has(c.candidate)),
     bcrypt: e.cost('@authlab/hash-bcrypt', 'bcrypt cost=10'),
     betterAuthHash: e.cost('ref:better-auth-password', /^scrypt /),
     betterAuthId: e.nsPerId('ref:better-auth'),

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
-import { portableHashers } from '../advice/portable.js'
+import { runtimeClaims } from '../discover/runtime-claims.js'
 import { writeRegularFile } from '../files/regular.js'
 import { viewsOf } from '../harness/run.js'
 import { resultsPathInside } from '../model/results.js'
@@ -71,7 +71,7 @@ async function spread({ args, startDir, io }: Invocation): Promise<number> {
  */
 async function report({ args, startDir, io, root, suites }: Invocation): Promise<number> {
   const paths = args.length > 0 ? args.map((t) => resolve(startDir, t)) : [resolve(PACKAGE_DIR, 'results')]
-  const options = { views: viewsOf(suites), portable: portableHashers(root) }
+  const options = { views: viewsOf(suites), claims: runtimeClaims(root) }
   for (const path of paths) {
     if (path.endsWith('.json')) {
       io.stderr(
@@ -111,7 +111,7 @@ async function figures({ values, startDir, io, root, suites }: Invocation): Prom
     root,
     read,
     views: viewsOf(suites),
-    portable: portableHashers(root),
+    claims: runtimeClaims(root),
     ...(from ? { from } : {}),
   }
   let stale = 0

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { captureEnvironment, loadAverage } from '@authlab/workspace'
-import { portableHashers } from '../advice/portable.js'
 import { filterCandidates, loadCandidates } from '../discover/candidates.js'
+import { runtimeClaims } from '../discover/runtime-claims.js'
 import { runSuites, type SuitesRun, viewsOf } from '../harness/run.js'
 import type { AnySuite } from '../harness/suite.js'
 import { RESULTS_FORMAT, type ResultsFile, type SuiteRecord } from '../model/types.js'
@@ -67,7 +67,7 @@ export async function runBench(
   }
   const results: ResultsFile = { format: RESULTS_FORMAT, environment, run, suites: records, skipped }
   // Advice first, the run's findings last: the final screen a person sees answers "what did this run find".
-  options.stdout(renderAdvice(results, portableHashers(options.root), options.terminal))
+  options.stdout(renderAdvice(results, runtimeClaims(options.root), options.terminal))
   options.stdout(renderFindings(results, options.terminal))
   mkdirSync(options.outDir, { recursive: true })
   const stem = resultsStem(environment.date, environment.commit)
@@ -77,7 +77,7 @@ export async function runBench(
     json,
     ...(await writeReports(results, options.outDir, stem, {
       views,
-      portable: portableHashers(options.root),
+      claims: runtimeClaims(options.root),
     })),
   ]
   return { results, files }

@@ -34,6 +34,25 @@ export function instantiate(candidate: HashCandidate, setting: CostSetting): Pas
   return options === undefined ? undefined : candidate.create(options)
 }
 
+/**
+ * The scrypt setting the edge is measured at, beside each algorithm's first bench setting (whose scrypt,
+ * better-auth's N=2^14 r=16 p=1, is below OWASP's floor: N·r·p = 262,144): the Password Storage Cheat
+ * Sheet's N=2^14 r=8 p=5 row, the floor's own work (655,360) in 16 MiB a lane (hashcat's scrypt
+ * reference size), inside Workers' 128 MB and workerd's scrypt cost cap of N·r·p ≤ 2^20
+ * (cloudflare/workerd src/workerd/io/limit-enforcer.h, DEFAULT_MAX_SCRYPT_COST). A test holds it at the floor.
+ */
+export const EDGE_SCRYPT = { label: 'scrypt OWASP N=2^14 r=8 p=5', params: { ln: 14, r: 8, p: 5 } } as const
+
+/**
+ * The stretch suite's group for a Worker's way out (src/suites/stretch/edge-remote.ts): in workerd, the
+ * floor's scrypt done by the Worker (`local`) against a call to the remote helper (`remote`).
+ */
+export const EDGE_REMOTE = {
+  runtime: 'workerd',
+  local: '@authlab/hash-scrypt',
+  remote: '@authlab/stretch-remote',
+} as const
+
 /** The password every hashing suite uses: ASCII, under bcrypt's 72 bytes, so every policy admits it. */
 export const BENCH_PASSWORD = 'correct horse battery staple'
 

@@ -64,6 +64,14 @@ export interface RuntimeCandidate extends EntryCandidate {
   readonly optional?: boolean
 }
 
+/** A group's candidates once what they call is running (a helper process), and how to stop it. */
+export interface PreparedGroup {
+  readonly candidates: readonly RuntimeCandidate[]
+  /** What the run found while starting it (where the helper ran, what loopback costs). */
+  readonly notes: readonly string[]
+  close(): Promise<void>
+}
+
 /** Candidates measured together in interleaved rounds, with the one their ratios divide by. */
 export interface RuntimeGroup {
   readonly group: string
@@ -73,10 +81,17 @@ export interface RuntimeGroup {
   readonly candidates: readonly RuntimeCandidate[]
   /** References of another runtime this group leaves out, each with why. */
   readonly notes?: readonly string[]
+  /**
+   * Starts what the candidates call before the group runs, and gives the candidates that call it
+   * (their setup code carries its address); the runner closes it after the group, whatever happened.
+   */
+  readonly prepare?: () => Promise<PreparedGroup>
 }
 
 /** How a suite runs inside other runtimes (`--runtime`): its groups there and their rounds. */
 export interface PortableSuite<B extends RoundsBudget> {
+  /** The kinds of strategy package it measures: each one that does not claim a runtime is noted with why. */
+  readonly kinds: readonly string[]
   /** The groups measured inside `runtime`, from the packages whose manifests claim it. */
   groups(runtime: string, claiming: readonly LoadedPackage[]): RuntimeGroup[]
   /** The shortest timed batch there, at this budget. */

@@ -39,3 +39,24 @@ export function matches(row: Row, want: Partial<RowKey>): boolean {
   const key = keyOf(row)
   return (Object.keys(want) as (keyof RowKey)[]).every((field) => key[field] === want[field])
 }
+
+/** An algorithm at parameters, read back from a setting key (`scrypt:ln=14,r=8,p=5`); undefined for `defaults`, `K=2`… */
+export function parseSettingKey(
+  setting: string,
+): { readonly algorithm: string; readonly params: Readonly<Record<string, number>> } | undefined {
+  const match = /^([a-z0-9-]+):((?:[a-z]+=\d+,?)+)$/i.exec(setting)
+  if (!match) return undefined
+  const params = Object.fromEntries(
+    (match[2] as string)
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => pair.split('=') as [string, string])
+      .map(([k, v]) => [k, Number(v)]),
+  )
+  return { algorithm: match[1] as string, params }
+}
+
+/** A setting's parameters as the hash suite's rows record them (`scrypt ln=14 r=8 p=5`): one spelling for lookups. */
+export function paramsText(algorithm: string, params: Readonly<Record<string, number>>): string {
+  return [algorithm, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)].join(' ')
+}

@@ -90,6 +90,13 @@ export interface Row {
   readonly flags: readonly Flag[]
 }
 
+/**
+ * The details a cross-runtime row (`--runtime`) carries per call, medians over its rounds: wall ms, and
+ * CPU ms of the runtime's process where it can be read (src/runtimes/measure.ts writes them; the
+ * advice reads them). Runs made before they existed have neither: their readers say "not measured".
+ */
+export const PER_CALL = { wallMs: 'wall ms per call', cpuMs: 'CPU ms per call' } as const
+
 /** A round that failed: its candidate keeps the others; the terminal and the reports say which and why. */
 export interface Failure {
   readonly candidate: string

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { settingCosts } from '../advice/costs.js'
+import { chartPicks } from '../advice/picks.js'
 import type { ResultsFile } from '../model/types.js'
 import { tradeOffSpec } from './advice-chart.js'
 import { renderSvg } from './charts.js'
@@ -13,8 +13,8 @@ export async function tradeOffCharts(
 ): Promise<{ file: string; svg: string }[]> {
   const charts: { file: string; svg: string }[] = []
   for (const block of figureBlocks(readme).filter((b) => b.kind === 'advice')) {
-    const costs = settingCosts(block.files.map(read))
-    charts.push({ file: tradeOffChartPath(block.files), svg: await renderSvg(tradeOffSpec(costs)) })
+    const picks = chartPicks(block.files.map(read))
+    charts.push({ file: tradeOffChartPath(block.files), svg: await renderSvg(tradeOffSpec(picks)) })
   }
   return charts
 }

@@ -1,10 +1,13 @@
-import { settingCosts } from '../advice/costs.js'
+import { costLines } from '../advice/cost-lines.js'
+import { chartPicks } from '../advice/picks.js'
+import type { RuntimeClaim } from '../discover/runtime-claims.js'
 import type { ResultsFile } from '../model/types.js'
 import { tradeOffSpec } from './advice-chart.js'
 import { type AdviceRow, adviceRows } from './advice-table.js'
 import { renderSvg } from './charts.js'
-import { COST_HEADERS, costCells, nonLinearLines, referenceLines, sortedCosts } from './costs-table.js'
+import { absentLines, COST_HEADERS, costCells, nonLinearLines, referenceLines } from './costs-table.js'
 import type { Section } from './document.js'
+import { PLATFORM_COLUMNS, platformNotes, platformRows } from './platform-table.js'
 
 /** What a part of the advice that these runs did not measure says. */
 export const NOT_MEASURED = 'not measured in these runs'
@@ -20,20 +23,23 @@ export const adviceCells = (r: AdviceRow) => [
 export const ADVICE_COLUMNS = ['need', 'use', 'why (measured)', 'what it costs'] as const
 
 /** The rows this run can answer: a run of some suites leaves the others' needs unmeasured. */
-export const answered = (results: ResultsFile, portable: ReadonlySet<string>) =>
-  adviceRows([results], portable).filter((r) => r.why !== undefined)
+export const answered = (results: ResultsFile) => adviceRows([results]).filter((r) => r.why !== undefined)
 
 /** The report's first section: the advice table, the trade-off chart and the costs. */
 export async function adviceSection(
   results: ResultsFile,
-  portable: ReadonlySet<string>,
+  claims: ReadonlyMap<string, RuntimeClaim>,
 ): Promise<Section | undefined> {
-  const rows = answered(results, portable)
-  const costs = sortedCosts(settingCosts([results]))
+  const rows = answered(results)
+  const costs = costLines([results], claims)
+  // A cross-runtime run answers the platforms; a run on this Node alone has none to show.
+  const platforms = platformRows([results]).filter((p) => p.measured)
   if (rows.length === 0 && costs.length === 0) return undefined
   const title = 'Server CPU per login against attacker guesses per second per GPU'
   const charts =
-    costs.length > 0 ? [{ id: 'advice-trade-off', title, svg: await renderSvg(tradeOffSpec(costs)) }] : []
+    costs.length > 0
+      ? [{ id: 'advice-trade-off', title, svg: await renderSvg(tradeOffSpec(chartPicks([results]))) }]
+      : []
   return {
     id: 'advice',
     heading: 'Which to use, from this run',
@@ -42,6 +48,15 @@ export async function adviceSection(
     charts,
     tables: [
       { columns: ADVICE_COLUMNS, rows: rows.map(adviceCells) },
+      ...(platforms.length > 0
+        ? [
+            {
+              caption: 'Where the login runs',
+              columns: PLATFORM_COLUMNS,
+              rows: platforms.map((p) => p.cells),
+            },
+          ]
+        : []),
       ...(costs.length > 0
         ? [
             {
@@ -52,6 +67,11 @@ export async function adviceSection(
           ]
         : []),
     ],
-    notes: [...referenceLines(costs), ...nonLinearLines(costs)],
+    notes: [
+      ...(platforms.length > 0 ? platformNotes([results]) : []),
+      ...absentLines(costs),
+      ...referenceLines(costs),
+      ...nonLinearLines(costs),
+    ],
   }
 }

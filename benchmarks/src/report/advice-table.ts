@@ -2,6 +2,7 @@
 import { formatGuessRate } from '@authlab/core'
 import { guessesPerLoginCost, type SettingCost } from '../advice/costs.js'
 import { choices, Evidence, matchingPasses } from '../advice/evidence.js'
+import { type AdvisedSetting, settingOf } from '../advice/floor.js'
 import type { ResultsFile } from '../model/types.js'
 import { formatNumber } from './format.js'
 import { formatMagnitude, heldText } from './words.js'
@@ -15,7 +16,16 @@ export interface AdviceRow {
   readonly use?: string
   readonly why?: string
   readonly cost?: string
+  /** The hash settings the row tells a reader to use (not those it moves them off): each meets OWASP's floor. */
+  readonly advises: readonly AdvisedSetting[]
 }
+
+/** The settings a choice stands for, read from its parameters. */
+const advising = (...costs: readonly (SettingCost | undefined)[]): AdvisedSetting[] =>
+  costs.flatMap((c) => {
+    const s = c && settingOf(c.params)
+    return s ? [s] : []
+  })
 
 const µs = (ns: number) => `${formatNumber(ns / 1000)} µs`
 const ms = (value: number) => `${formatNumber(value)} ms`
@@ -47,7 +57,7 @@ function idRow(
     framework && ns !== undefined
       ? `the default is fine: its ID is ${formatNumber((ns / 1e9) * framework.reqs * 100)} % of a session-creating request, and authlab's fastest served ${formatMagnitude(framework.ratio)} its req/s (${heldText(framework.held)})`
       : undefined
-  return { need, use, why, cost: ns === undefined ? undefined : `${µs(ns)} CPU per new session` }
+  return { need, use, why, cost: ns === undefined ? undefined : `${µs(ns)} CPU per new session`, advises: [] }
 }
 
 function migrationRow(
@@ -56,11 +66,12 @@ function migrationRow(
   to: SettingCost | undefined,
   via: string,
 ): AdviceRow {
-  if (!from || !to) return { need, use: via }
+  if (!from || !to) return { need, use: via, advises: [] }
   const a = guessesPerLoginCost(from) as number
   const b = guessesPerLoginCost(to) as number
   return {
     need,
+    advises: advising(to),
     use: `${via}: rehash to ${to.params} at each login`,
     why: `per unit of server CPU an RTX 4090 makes ${formatNumber(a / b)}× fewer guesses against it than against ${from.params} (${formatNumber(b)} vs ${formatNumber(a)} in one login's CPU time)`,
     cost: costOfMove(to, from),
@@ -75,18 +86,18 @@ function costOfMove(to: SettingCost, from: SettingCost): string {
 }
 
 /** A need's row from the setting that answers it, or "not measured" throughout. */
-function answer<T>(
+function answer(
   need: string,
-  found: T | undefined,
-  row: (found: T) => Omit<AdviceRow, 'need'>,
+  found: SettingCost | undefined,
+  row: (found: SettingCost) => Omit<AdviceRow, 'need' | 'advises'>,
 ): AdviceRow {
-  return found ? { need, ...row(found) } : { need }
+  return found ? { need, ...row(found), advises: advising(found) } : { need, advises: [] }
 }
 
 /** The "which to use" table: one row per need, every figure from the runs. */
-export function adviceRows(runs: readonly ResultsFile[], portableHashers: ReadonlySet<string>): AdviceRow[] {
+export function adviceRows(runs: readonly ResultsFile[]): AdviceRow[] {
   const e = new Evidence(runs)
-  const { betterAuthId, betterAuthHash, server, portable, bcrypt } = choices(e, portableHashers)
+  const { betterAuthId, betterAuthHash, server, bcrypt } = choices(e)
   return [
     idRow(e, 'express', 'express-session', "express-session's default genid", 'ref:express-session'),
     idRow(e, 'fastify', '@fastify/session', "@fastify/session's default idGenerator", 'ref:fastify-session'),
@@ -98,6 +109,7 @@ export function adviceRows(runs: readonly ResultsFile[], portableHashers: Readon
           ? `the default is fine: a session is made at sign-in, beside a ${ms(betterAuthHash.cpuMsPerLogin)} password check; the ID is ${formatNumber((betterAuthId / 1e6 / betterAuthHash.cpuMsPerLogin) * 100)} % of it`
           : undefined,
       cost: betterAuthId === undefined ? undefined : `${µs(betterAuthId)} CPU per new session`,
+      advises: [],
     },
     answer('password hashing on a server with cores to spare', server, (s) => ({
       use: `${packageOf(s.candidate)}, ${s.params} or more (npx authlab-bench calibrate)`,
@@ -108,11 +120,6 @@ export function adviceRows(runs: readonly ResultsFile[], portableHashers: Readon
       use: `${packageOf(s.candidate)}, ${s.params}`,
       why: `off the event loop${s.stallMs === undefined ? '' : ` (a 1 ms timer waited up to ${ms(s.stallMs)} while it hashed)`}, and the same trade: ${formatNumber(guessesPerLoginCost(s) as number)} guesses per login's CPU time`,
       cost: `${formatNumber(s.loginsPerSecondPerCore)} logins/s for the whole machine at most`,
-    })),
-    answer('password hashing at the edge or in a browser', portable, (p) => ({
-      use: `${packageOf(p.candidate)}, ${p.params} (${p.label}), in a worker`,
-      why: `no native code; of the packages that run there, the fewest attacker guesses per unit of CPU: ${trade(p)}`,
-      cost: `${loginCost(p)}${p.runsOn === 'main-thread' ? ', on the calling thread' : ''}`,
     })),
     migrationRow('moving users off bcrypt', bcrypt, server, '@authlab/password-context'),
     migrationRow("moving users off better-auth's scrypt", betterAuthHash, server, '@authlab/better-auth'),

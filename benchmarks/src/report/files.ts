@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path'
 import { InvalidOptionError } from '@authlab/core'
+import type { RuntimeClaim } from '../discover/runtime-claims.js'
 import { writeRegularFile } from '../files/regular.js'
 import type { ResultsFile } from '../model/types.js'
 import type { Views } from '../model/view.js'
@@ -13,7 +14,7 @@ import { suiteCharts } from './suite-charts.js'
 
 export interface ReportOptions {
   readonly views: Views
-  readonly portable: ReadonlySet<string>
+  readonly claims: ReadonlyMap<string, RuntimeClaim>
 }
 
 /** Every suite's charts, each drawn once, by suite name. */

@@ -3,6 +3,7 @@
  * chart of an advice block lies. The blocks themselves are src/report/readme*.ts; regenerate() is readme.ts.
  */
 import { basename, join } from 'node:path'
+import type { RuntimeClaim } from '../discover/runtime-claims.js'
 import type { ResultsFile } from '../model/types.js'
 import type { Views } from '../model/view.js'
 import { markdownCode, markdownText } from './escape.js'
@@ -42,8 +43,8 @@ export interface BlockContext {
   readonly toRoot: string
   readonly root: string
   readonly views: Views
-  /** The packages that claim both browsers (src/advice/portable.ts). */
-  readonly portable: ReadonlySet<string>
+  /** Where each strategy package says it runs (src/discover/runtime-claims.ts): the costs table's reasons. */
+  readonly claims: ReadonlyMap<string, RuntimeClaim>
 }
 
 /** The trade-off chart of a block, beside the block's first results file. */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
+import type { RuntimeClaim } from '../discover/runtime-claims.js'
 import type { ResultsFile } from '../model/types.js'
 import type { Views } from '../model/view.js'
 import { adviceFigures, costsFigures } from './readme-advice.js'
@@ -15,7 +16,7 @@ export interface Regeneration {
   /** Newer runs the blocks move to (`figures --from`), oldest first. */
   readonly from?: readonly string[]
   readonly views: Views
-  readonly portable: ReadonlySet<string>
+  readonly claims: ReadonlyMap<string, RuntimeClaim>
 }
 
 const BY_KIND: Record<BlockKind, (ctx: BlockContext) => string> = {
@@ -26,28 +27,46 @@ const BY_KIND: Record<BlockKind, (ctx: BlockContext) => string> = {
   runtimes: runtimesFigures,
 }
 
+/** The runtime's name and major version (`node v26`): a Node 24 run never stands in for a Node 26 one. */
+const major = (run: ResultsFile) => run.environment.runtime.replace(/^(\S+ v?\d+).*$/, '$1')
+const acrossRuntimes = (run: ResultsFile) => (run.environment.runtimes ?? []).length > 0
+
 /**
- * Whether `from` replaces a block's files: those whose first named file shares a suite and a runtime
- * major version with `from`'s (a default-suites run replaces the default suites' blocks, an http run the
- * http blocks, and a Node 20 run leaves a Node 24 block alone), or whose named files are gone.
+ * Whether `newer` replaces `older` in a block: both cross-runtime runs or both not, on the same runtime
+ * major version, sharing a suite (default-suite runs replace default-suite runs, an http run an http
+ * run, a cross-runtime run a cross-runtime run; a Node 24 lag run stays when Node 26 runs arrive).
  */
-function replaces(named: readonly string[], options: Regeneration): boolean {
-  const { from, root, read } = options
-  if (from === undefined || from.length === 0) return false
-  if (!named.every((file) => existsSync(join(root, file)))) return true
-  const [newer, older] = [read(from[0] as string), read(named[0] as string)]
-  const major = (run: ResultsFile) => run.environment.runtime.replace(/^(\S+ v?\d+).*$/, '$1')
-  if (major(newer) !== major(older)) return false
+function replacesRun(newer: ResultsFile, older: ResultsFile): boolean {
+  if (acrossRuntimes(newer) !== acrossRuntimes(older) || major(newer) !== major(older)) return false
   const suites = new Set(newer.run.suites)
   return older.run.suites.some((s) => suites.has(s))
+}
+
+/**
+ * A block's files once `from` moves it to newer runs: each named file that a `from` file replaces gives
+ * way to every `from` file of its kind (consecutive runs, in `from`'s order), the others stay; a block
+ * whose named files are gone takes `from` whole. A block may so cite several kinds of run at once
+ * (three default runs, an http run, a cross-runtime run), each moved by its own kind.
+ */
+function filesAfter(named: readonly string[], options: Regeneration): readonly string[] {
+  const { from, root, read } = options
+  if (from === undefined || from.length === 0) return named
+  if (!named.every((file) => existsSync(join(root, file)))) return from
+  const newer = from.map((file) => ({ file, run: read(file) }))
+  const out: string[] = []
+  for (const file of named) {
+    const older = read(file)
+    const by = newer.filter((n) => replacesRun(n.run, older)).map((n) => n.file)
+    for (const f of by.length > 0 ? by : [file]) if (!out.includes(f)) out.push(f)
+  }
+  return out
 }
 
 /** The README with every figures block regenerated from the results files it names. */
 export function regenerate(readme: string, options: Regeneration): string {
   const toRoot = relative(dirname(options.readmePath), options.root)
   return readme.replace(BLOCK, (_, list: string, candidate: string | undefined, kind?: BlockKind) => {
-    const named = list.split(',')
-    const files = replaces(named, options) ? (options.from as readonly string[]) : named
+    const files = filesAfter(list.split(','), options)
     const ctx: BlockContext = { ...options, runs: files.map(options.read), files, toRoot }
     const body = kind
       ? BY_KIND[kind](ctx)

@@ -3,6 +3,8 @@
  * its charts, tables (with each row's rounds drawn beside it in HTML), flags, A/A controls, failed
  * rounds and notes; then what was skipped and the package versions.
  */
+
+import type { RuntimeClaim } from '../discover/runtime-claims.js'
 import { hasFlag, isWarned, type ResultsFile, type Row, type SuiteRecord } from '../model/types.js'
 import type { Views } from '../model/view.js'
 import { failedControl } from '../stats/decide.js'
@@ -21,8 +23,8 @@ export const READING_GUIDE = [
 
 export interface RunDocumentOptions {
   readonly views: Views
-  /** The packages that claim both browsers (src/advice/portable.ts). */
-  readonly portable: ReadonlySet<string>
+  /** Where each strategy package says it runs (src/discover/runtime-claims.ts): the costs table's reasons. */
+  readonly claims: ReadonlyMap<string, RuntimeClaim>
   /** Each suite's charts, drawn once for every format. */
   readonly charts: (suite: string) => readonly Chart[]
   /** Draw each row's rounds beside it (the HTML report). */
@@ -164,7 +166,7 @@ async function suiteSection(suite: SuiteRecord, options: RunDocumentOptions): Pr
 /** A run's report: environment, how to read it, the advice, then per suite its charts, tables and notes. */
 export async function runDocument(results: ResultsFile, options: RunDocumentOptions): Promise<Document> {
   const env = results.environment
-  const advice = await adviceSection(results, options.portable)
+  const advice = await adviceSection(results, options.claims)
   const sections: Section[] = advice ? [advice] : []
   for (const suite of results.suites) sections.push(await suiteSection(suite, options))
   if (results.skipped.length > 0)

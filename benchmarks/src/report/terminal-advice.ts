@@ -1,21 +1,22 @@
-import { settingCosts } from '../advice/costs.js'
+import { costLines } from '../advice/cost-lines.js'
+import type { RuntimeClaim } from '../discover/runtime-claims.js'
 import type { ResultsFile } from '../model/types.js'
 import { answered } from './advice-report.js'
-import { costsText, nonLinearLines, referenceLines } from './costs-table.js'
+import { absentLines, costsText, nonLinearLines, referenceLines } from './costs-table.js'
 import { terminalLines } from './escape.js'
 import { COMPACT_WIDTH, type TerminalOptions, wrap } from './wrap.js'
 
 /** What the terminal prints first after a run: the advice and the costs, as the README states them. */
 export function renderAdvice(
   results: ResultsFile,
-  portable: ReadonlySet<string>,
+  claims: ReadonlyMap<string, RuntimeClaim>,
   options: TerminalOptions,
 ): string {
-  const rows = answered(results, portable)
+  const rows = answered(results)
   const { wide } = options
   const width = options.width ?? COMPACT_WIDTH
   // The per-setting costs table is long: the reports always hold it, the terminal only under --wide.
-  const costs = wide ? settingCosts([results]) : []
+  const costs = wide ? costLines([results], claims) : []
   if (rows.length === 0 && costs.length === 0) return ''
   // No blank line before it: the compact output keeps to one screen's worth of lines.
   const lines = ['Which to use, from this run (attacker rates: published hashcat figures, scaled):']
@@ -28,7 +29,8 @@ export function renderAdvice(
   }
   if (costs.length > 0) {
     lines.push('', 'What each hasher setting costs:', ...costsText(costs).map((l) => `  ${l}`))
-    lines.push(...[...referenceLines(costs), ...nonLinearLines(costs)].map((l) => `  ${l}`))
+    const notes = [...absentLines(costs), ...referenceLines(costs), ...nonLinearLines(costs)]
+    lines.push(...notes.map((l) => `  ${l}`))
   }
   // Labels come from a results file: control characters never reach the terminal.
   return `${terminalLines(lines.join('\n'))}\n`

@@ -70,6 +70,10 @@ export async function runAcrossRuntimes(options: {
   return mergeRuntimes(options.suites, results)
 }
 
+/** How the runtime columns are timed, said once wherever a cross-runtime run is reported. */
+export const RUNTIMES_METHOD =
+  "Each runtime runs the same generated entry and rounds loop; a ratio divides by that runtime's own baseline in the same rounds. Batches are timed by the wall clock (performance.now), except in workerd: Workers advance their clocks only at I/O, so there each batch is timed by the workerd process's CPU time, read from /proc (the scheduler's per-thread schedstat) around it, and its rates are per CPU-second (the unit says so). Each row also keeps the median ms per call of the wall clock and, where the runtime's process CPU can be read (workerd; process.cpuUsage() in Node, Bun and Deno; never in browsers), of CPU time: what the costs table and the advice per platform quote."
+
 /** One record per suite with every runtime's rows, plus the cross-runtime record; pure, for tests. */
 export function mergeRuntimes(
   suites: readonly Pick<AnySuite, 'name' | 'description'>[],
@@ -79,9 +83,8 @@ export function mergeRuntimes(
   const records: SuiteRecord[] = suites.map((suite) => ({
     name: suite.name,
     // Not the Node suite's description: here every runtime runs the shared rounds loop in wall time.
-    description: `The ${suite.name} candidates inside each runtime (${ran.map((r) => r.label).join(', ') || 'none started'}): median rate over interleaved, reshuffled rounds (wall time), per-round ratios to that runtime's own baseline, an A/A control and a measured runsOn each.`,
-    method:
-      'Each runtime runs the same generated entry and rounds loop; a ratio divides by that runtime’s own baseline in the same rounds (wall time, performance.now).',
+    description: `The ${suite.name} candidates inside each runtime (${ran.map((r) => r.label).join(', ') || 'none started'}): median rate over interleaved, reshuffled rounds, per-round ratios to that runtime's own baseline, an A/A control and a measured runsOn each.`,
+    method: RUNTIMES_METHOD,
     processRounds: false,
     notes: [
       ...results.map((r) => (r.ok ? `${r.id}: ${r.label}` : `${r.id}: skipped: ${r.reason}`)),

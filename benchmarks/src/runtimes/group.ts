@@ -4,7 +4,13 @@
  * divide by. Each portable suite says its own groups (its folder's runtimes.ts); these are the parts
  * they share.
  */
-import { factoryOf, hashOptions, type LoadedPackage, nodeEngineProblem } from '@authlab/workspace'
+import {
+  factoryOf,
+  hashAlgorithmsIn,
+  hashOptions,
+  type LoadedPackage,
+  nodeEngineProblem,
+} from '@authlab/workspace'
 import { BENCH_PASSWORD } from '../discover/settings.js'
 import type { RuntimeCandidate, RuntimeGroup } from '../harness/suite.js'
 
@@ -37,14 +43,18 @@ const control = (c: RuntimeCandidate): RuntimeCandidate => ({
   label: `${c.label} [A/A control]`,
 })
 
-/** Hash packages claiming `runtime` that implement `algorithm`, each with its options at `params`. */
+/**
+ * Hash packages claiming `algorithm` in `runtime` (`workerdAlgorithms` narrows workerd), each with its
+ * options at `params`.
+ */
 export function implementations(
   claiming: readonly LoadedPackage[],
   algorithm: string,
   params: Readonly<Record<string, number>>,
+  runtime: string,
 ) {
   return claiming.flatMap((pkg) => {
-    if (pkg.kind !== 'hash') return []
+    if (pkg.kind !== 'hash' || !hashAlgorithmsIn(pkg, runtime).includes(algorithm)) return []
     const options = hashOptions(pkg, algorithm, params)
     if (!options) return []
     // Its label and capabilities are read from an instance made here, on the bench's Node.

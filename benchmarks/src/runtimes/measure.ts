@@ -2,9 +2,10 @@ import { join } from 'node:path'
 import { type Runtime, resolveRuntime, runInRuntime } from '@authlab/runtimes'
 import { writeMeasuringEntry } from '@authlab/runtimes/entry'
 import type { LoadedPackage } from '@authlab/workspace'
+import { absentNotes } from '../discover/runtime-claims.js'
 import { shuffledRounds } from '../harness/rounds.js'
 import type { AnySuite, Mode, Progress, SuiteRow } from '../harness/suite.js'
-import type { Flag } from '../model/types.js'
+import { type Flag, PER_CALL } from '../model/types.js'
 import { median } from '../stats/stats.js'
 import { perRoundRatios, summarizeRatio } from '../stats/verdict.js'
 import type { RuntimeCandidate, RuntimeGroup } from './group.js'
@@ -28,6 +29,10 @@ interface Measured {
   rates: Record<string, number[]>
   lagMs: Record<string, number>
   opMs: Record<string, number>
+  /** The batch clock (tools/runtimes rounds.mjs): `process-cpu` in workerd, else the wall clock. */
+  clock?: { name: string }
+  /** Each round's batch again per call: wall ms, and CPU ms where the runtime reads it. */
+  perCall?: { wallMs: Record<string, number[]>; cpuMs?: Record<string, number[]> }
 }
 
 /** A portable suite's groups in one runtime, with the rounds and batch its budget gives them. */
@@ -52,14 +57,20 @@ export interface RuntimeRun {
 
 const firstLine = (error: unknown) => String((error as Error).message ?? error).split('\n')[0] ?? ''
 
-/** One group in one runtime; a framework's Node-only code that fails to load is left out, and said so. */
+/**
+ * One group in one runtime, with the candidates it ran (a prepared group's, once what they call is up);
+ * a framework's Node-only code that fails to load is left out, and said so.
+ */
 async function measureGroup(
   runtime: Runtime,
   job: ReturnType<typeof groupsIn>[number],
   options: RuntimeRun,
   notes: string[],
-) {
-  const { group, rounds, minBatchMs } = job
+): Promise<{ measured: Measured; group: RuntimeGroup }> {
+  const { rounds, minBatchMs } = job
+  const prepared = await job.group.prepare?.()
+  const group = prepared ? { ...job.group, candidates: prepared.candidates } : job.group
+  notes.push(...(prepared?.notes ?? []))
   const input = {
     rounds,
     // Every round's order, from the seeded rule every suite uses; the loop keeps only the ids it loaded.
@@ -72,15 +83,15 @@ async function measureGroup(
     lagProbe: true,
   }
   const dir = join(options.root, 'tools/runtimes/generated')
-  const run = (candidates: readonly RuntimeCandidate[]) =>
-    runInRuntime(
+  const run = async (candidates: readonly RuntimeCandidate[]) => ({
+    measured: (await runInRuntime(
       runtime,
       writeMeasuringEntry(dir, `bench-${runtime.id}-${job.suite.name}`, [...candidates]),
       input,
-      {
-        timeoutMs: 600_000,
-      },
-    ) as Promise<Measured>
+      { timeoutMs: 600_000 },
+    )) as Measured,
+    group,
+  })
   try {
     return await run(group.candidates)
   } catch (error) {
@@ -88,7 +99,9 @@ async function measureGroup(
     if (required.length === group.candidates.length) throw error
     const left = group.candidates.filter((c) => c.optional).map((c) => c.id)
     notes.push(`${runtime.label}: ${left.join(', ')} left out: ${firstLine(error)}`)
-    return run(required)
+    return await run(required)
+  } finally {
+    await prepared?.close()
   }
 }
 
@@ -107,19 +120,20 @@ export async function measureRuntime(
   if (!resolved.ok) return { id, ok: false, reason: resolved.reason }
   const { runtime } = resolved
   const rows: RuntimeRow[] = []
-  const notes: string[] = []
+  const kinds = new Set(suites.flatMap((s) => s.portable?.kinds ?? []))
+  const notes = absentNotes(id, loaded, kinds)
   let reported: { name: string; version: string } | undefined
   for (const job of suites.flatMap((suite) => groupsIn(id, suite, options.mode, loaded))) {
     options.progress.step(`${id} · ${job.group.group}`)
-    let measured: Measured
+    let ran: Awaited<ReturnType<typeof measureGroup>>
     try {
-      measured = await measureGroup(runtime, job, options, notes)
+      ran = await measureGroup(runtime, job, options, notes)
     } catch (error) {
       return { id, ok: false, reason: `${job.group.group}: ${firstLine(error)}` }
     }
-    reported = measured.runtime
+    reported = ran.measured.runtime
     notes.push(...(job.group.notes ?? []))
-    rows.push(...rowsOf(job.suite.name, job.group, measured, runtime))
+    rows.push(...rowsOf(job.suite.name, ran.group, ran.measured, runtime))
   }
   if (!reported) return { id, ok: false, reason: 'no package claims this runtime for the chosen suites' }
   return { id, ok: true, label: `${runtime.label} ${reported.version}`, reported, rows, notes }
@@ -134,8 +148,22 @@ export function measuredRunsOn(lagMs: number, opMs: number): string {
   return lagMs >= opMs / 2 ? 'blocks the loop' : 'loop free'
 }
 
+/**
+ * The median over rounds of each call's wall time and, where the runtime reads it, its process's CPU
+ * time: what the advice and the costs table quote per login (src/advice/runtime-costs.ts reads them).
+ */
+function perCallDetails(m: Measured, id: string): Record<string, number> {
+  const wall = m.perCall?.wallMs[id] ?? []
+  const cpu = m.perCall?.cpuMs?.[id] ?? []
+  return {
+    ...(wall.length > 0 ? { [PER_CALL.wallMs]: median(wall) } : {}),
+    ...(cpu.length > 0 ? { [PER_CALL.cpuMs]: median(cpu) } : {}),
+  }
+}
+
 /** Rows of one group: median rate, per-round ratios to the group's baseline in the same runtime and run. */
 function rowsOf(suite: string, group: RuntimeGroup, m: Measured, runtime: Runtime): RuntimeRow[] {
+  const cpu = m.clock?.name === 'process-cpu'
   const present = group.candidates.filter((c) => m.rates[c.id])
   const rates = (c: RuntimeCandidate | undefined) => (c ? (m.rates[c.id] ?? []) : [])
   const base = present.find((c) => c.id === group.baseline)
@@ -151,7 +179,8 @@ function rowsOf(suite: string, group: RuntimeGroup, m: Measured, runtime: Runtim
       candidate: c.id,
       label: c.label,
       value: median(rates(c)),
-      unit: group.unit,
+      // workerd's rates are per second of its process's CPU time: the unit says so in every output.
+      unit: cpu ? group.unit.replace(/\/s$/, '/CPU-s') : group.unit,
       higherIsBetter: true,
       rounds: rates(c),
       ratios:
@@ -168,6 +197,7 @@ function rowsOf(suite: string, group: RuntimeGroup, m: Measured, runtime: Runtim
         'max loop lag ms': lag,
         'runsOn (measured)': measuredRunsOn(lag, op),
         runtime: `${m.runtime.name} ${m.runtime.version}`,
+        ...perCallDetails(m, c.id),
       },
       flags,
     }

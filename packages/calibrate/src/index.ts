@@ -4,6 +4,8 @@ import {
   BCRYPT,
   InvalidOptionError,
   type KdfParams,
+  owaspFloor,
+  ParameterLimitError,
   type PasswordHasher,
   PBKDF2_SHA256,
   SCRYPT,
@@ -126,6 +128,10 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
   let capped: { concurrency: number; note: string } | undefined
 
   const measure = async (params: Params): Promise<Measurement> => {
+    // What is measured is what the result may name: nothing below OWASP's floor ever is.
+    const floor = owaspFloor(algorithm, params)
+    if (!floor.meets)
+      throw new ParameterLimitError(`calibrate never measures below OWASP's floor: ${floor.reason}`)
     const last = tried.at(-1)
     const predictedMs = last ? last.durationMs * workRatio(algorithm, last.params, params) : 0
     if (clock() + predictedMs > deadline) throw outOfTime(params, predictedMs, settings.maxTimeMs)

@@ -1,3 +1,4 @@
+import { OWASP_ARGON2ID_ROWS, OWASP_SCRYPT_ROWS } from '@authlab/core'
 import type { Measurement } from './measure.js'
 
 export type CalibratedAlgorithm = 'argon2id' | 'bcrypt' | 'scrypt' | 'pbkdf2-sha256'
@@ -39,14 +40,11 @@ async function tuneLinear(
 }
 
 // OWASP Password Storage Cheat Sheet: argon2id configurations of equal defence, "m=47104 (46 MiB),
-// t=1" down to "m=7168 (7 MiB), t=5"; fewer passes need more memory.
-const ARGON2_FLOORS: ReadonlyArray<readonly [m: number, t: number]> = [
-  [47104, 1],
-  [19456, 2],
-  [12288, 3],
-  [9216, 4],
-  [7168, 5],
-]
+// t=1" down to "m=7168 (7 MiB), t=5"; fewer passes need more memory (core's table of the sheet).
+const ARGON2_FLOORS: ReadonlyArray<readonly [m: number, t: number]> = OWASP_ARGON2ID_ROWS.map((r) => [
+  r.m,
+  r.t,
+])
 
 /**
  * RFC 9106 §4: fix the lanes and the memory from what the deployment allows, then raise the passes
@@ -89,13 +87,10 @@ async function searchBcrypt(ctx: SearchContext): Promise<void> {
 }
 
 // OWASP: scrypt "N=2^17 (128 MiB), r=8, p=1" and its equals N=2^16/p=2, 2^15/p=3, 2^14/p=5, 2^13/p=10.
-const SCRYPT_FLOORS: ReadonlyArray<readonly [ln: number, p: number]> = [
-  [17, 1],
-  [16, 2],
-  [15, 3],
-  [14, 5],
-  [13, 10],
-]
+const SCRYPT_FLOORS: ReadonlyArray<readonly [ln: number, p: number]> = OWASP_SCRYPT_ROWS.map((r) => [
+  r.ln,
+  r.p,
+])
 
 /**
  * RFC 7914 §2: memory is 128·r·N bytes and time grows with N·p. N starts as large as the memory allows

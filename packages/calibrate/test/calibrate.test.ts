@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { PasswordHasher } from '@authlab/core'
+import { owaspFloor, type PasswordHasher } from '@authlab/core'
 import { createHasher as pbkdf2 } from '@authlab/hash-pbkdf2'
 import { describe, expect, test } from 'vitest'
 import { type CalibratedAlgorithm, calibrate } from '../src/index.js'
+import { SEARCHES } from '../src/search.js'
 
 type Params = Readonly<Record<string, number>>
 
@@ -248,5 +249,47 @@ describe('the CLI', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe("nothing calibrate measures or names is below OWASP's floor", () => {
+  // Time per hash proportional to each algorithm's work, from fast to slow machines, with every memory limit.
+  const work: Record<CalibratedAlgorithm, (p: Params) => number> = {
+    argon2id: ({ m, t }) => ((m as number) * (t as number)) / 38_912,
+    bcrypt: ({ cost }) => 2 ** ((cost as number) - 10),
+    scrypt: ({ ln, r, p }) => (2 ** (ln as number) * (r as number) * (p as number)) / 655_360,
+    'pbkdf2-sha256': ({ iterations }) => (iterations as number) / 600_000,
+  }
+  const algorithms = Object.keys(work) as CalibratedAlgorithm[]
+
+  test.for(algorithms)('%s: every setting tried and the one chosen meet the floor', async (algorithm) => {
+    for (const msPerFloorHash of [1, 40, 400])
+      for (const maxMemory of [4, 16, 64, 256].map((mib) => mib * 2 ** 20))
+        for (const targetMs of [50, 250, 1000]) {
+          const model = modelled(algorithm, (p) => work[algorithm](p) * msPerFloorHash)
+          const result = await calibrate({ ...model, targetMs, maxMemory })
+          for (const m of [...result.tried, result])
+            expect(owaspFloor(algorithm, m.params), JSON.stringify(m.params)).toMatchObject({ meets: true })
+        }
+    // The same check on a setting below the floor fails: it is not vacuous.
+    expect(owaspFloor('argon2id', { m: 7168, t: 4, p: 1 }).meets).toBe(false)
+  })
+
+  test('a search that asks for a setting below the floor is refused before anything is measured', async () => {
+    let hashed = 0
+    const factory = () => {
+      hashed++
+      return modelled('argon2id', () => 1).factory({})
+    }
+    const saved = SEARCHES.argon2id
+    SEARCHES.argon2id = async (ctx) => void (await ctx.measure({ m: 8192, t: 1, p: 1 }))
+    try {
+      await expect(calibrate({ algorithm: 'argon2id', factory, targetMs: 100 })).rejects.toMatchObject({
+        code: 'ERR_AUTHLAB_PARAMETER_LIMIT',
+      })
+    } finally {
+      SEARCHES.argon2id = saved
+    }
+    expect(hashed).toBe(0)
   })
 })

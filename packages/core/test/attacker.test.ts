@@ -1,10 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import {
+  ATTACKER_CARDS,
   attackerEstimate,
+  cardEstimates,
+  dollarsPerWordList,
   formatGuessRate,
   GUESS_RATE_REFERENCES,
   InvalidOptionError,
   parseAttackedSetting,
+  RTX_5090_REFERENCES,
   WORD_LIST_SIZE,
 } from '../src/index.js'
 
@@ -83,5 +87,42 @@ describe('attacker estimate: published GPU rate scaled to a setting', () => {
     expect(formatGuessRate(184_000)).toBe('184 kH/s')
     expect(formatGuessRate(8_865_700)).toBe('8.87 MH/s')
     expect(formatGuessRate(24)).toBe('24 H/s')
+  })
+})
+
+describe('a second card and a rented price', () => {
+  test('the RTX 5090 rates are the published ones at the same reference settings; no Argon2 figure is made up', () => {
+    expect(RTX_5090_REFERENCES.bcrypt?.guessesPerSecond).toBe(304_800)
+    expect(RTX_5090_REFERENCES.scrypt?.guessesPerSecond).toBe(7_760)
+    expect(RTX_5090_REFERENCES['pbkdf2-sha256']?.guessesPerSecond).toBe(11_157_200)
+    expect(RTX_5090_REFERENCES.argon2id).toBeUndefined()
+    for (const ref of Object.values(RTX_5090_REFERENCES)) {
+      expect(ref.setting).toEqual(GUESS_RATE_REFERENCES[ref.algorithm].setting)
+      expect(ref.source).toMatch(/^https:\/\/gist\.github\.com\/Chick3nman\//)
+    }
+    const e = attackerEstimate({ algorithm: 'bcrypt', cost: 10 }, RTX_5090_REFERENCES)
+    expect(e.guessesPerSecond).toBeCloseTo(304_800 / 32, 6)
+    expect(() =>
+      attackerEstimate({ algorithm: 'argon2id', m: 19456, t: 2, p: 1 }, RTX_5090_REFERENCES),
+    ).toThrow(InvalidOptionError)
+  })
+
+  test('dollars for the word list are its card-hours times the hourly price, per card that has a figure', () => {
+    const cards = cardEstimates({ algorithm: 'bcrypt', cost: 10 })
+    expect(cards.map((c) => c.card)).toEqual(ATTACKER_CARDS.map((c) => c.card))
+    for (const c of cards) {
+      const hours = WORD_LIST_SIZE / c.estimate.guessesPerSecond / 3600
+      expect(c.dollarsSpot).toBeCloseTo(hours * c.rental.spotPerHour, 6)
+      expect(c.dollarsOnDemand).toBeCloseTo(hours * c.rental.onDemandPerHour, 6)
+      expect(c.rental.source).toMatch(/^https:\/\//)
+    }
+    // The RTX 5090 has no published Argon2 rate: argon2id is priced on the RTX 4090 alone.
+    expect(cardEstimates({ algorithm: 'argon2id', m: 19456, t: 2, p: 1 }).map((c) => c.card)).toEqual([
+      'NVIDIA GeForce RTX 4090',
+    ])
+    expect(dollarsPerWordList(attackerEstimate({ algorithm: 'bcrypt', cost: 5 }), 1)).toBeCloseTo(
+      WORD_LIST_SIZE / 184_000 / 3600,
+      6,
+    )
   })
 })

@@ -57,6 +57,21 @@ export function batchClock() {
   return workerdHost()?.clock ?? { name: 'performance.now', minBatchMs: 0, now: () => performance.now() }
 }
 
+/**
+ * This process's CPU time in milliseconds, read synchronously, where the runtime offers it beside its
+ * batch clock: `process.cpuUsage()` (user + system, every thread) in Node, Bun and Deno. Undefined in
+ * browsers, which offer pages none, and in workerd, whose batch clock already is its process's CPU time.
+ * @returns {(() => number) | undefined}
+ */
+export function processCpuMs() {
+  const g = /** @type {any} */ (globalThis)
+  if (workerdHost() || typeof g.process?.cpuUsage !== 'function') return undefined
+  return () => {
+    const { user, system } = g.process.cpuUsage()
+    return (user + system) / 1000
+  }
+}
+
 /** The median of a list of numbers (0 for none). */
 function median(/** @type {number[]} */ values) {
   const sorted = [...values].sort((x, y) => x - y)

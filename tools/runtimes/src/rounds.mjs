@@ -4,7 +4,7 @@
 // workerd's batches are timed by its process's CPU time instead: portable.mjs, batchClock).
 // It returns raw per-round rates; statistics are computed by the caller on Node, once, for every
 // runtime alike.
-import { batchClock, collectGarbage, loopLagDuring, runtimeInfo } from './portable.mjs'
+import { batchClock, collectGarbage, loopLagDuring, processCpuMs, runtimeInfo } from './portable.mjs'
 
 /**
  * @typedef {{ id: string, run: () => unknown }} Candidate  `run` may return a promise; it is awaited.
@@ -61,9 +61,13 @@ async function batchSize(
  * @param {RoundOptions} options
  * @returns {Promise<{ runtime: { name: string, version: string }, gc: ReturnType<typeof collectGarbage>,
  *   rates: Record<string, number[]>, lagMs: Record<string, number>, opMs: Record<string, number>,
- *   clock: { name: string, source?: string, resolutionMs?: number, minBatchMs: number } }>}
+ *   clock: { name: string, source?: string, resolutionMs?: number, minBatchMs: number },
+ *   perCall: { wallMs: Record<string, number[]>, cpuMs?: Record<string, number[]> } }>}
  *   `rates` are calls per second of the batch clock: wall-clock seconds, or, where `clock.name` is
- *   'process-cpu' (workerd), seconds of the runtime process's CPU time.
+ *   'process-cpu' (workerd), seconds of the runtime process's CPU time. `perCall` holds each round's
+ *   batch again as milliseconds per call: of the wall clock, and of the process's CPU time where the
+ *   runtime can read it (workerd's batch clock; `process.cpuUsage()` in Node, Bun and Deno; never in
+ *   browsers), so a figure per call needs no second run on another clock.
  */
 export async function measureRounds(candidates, { rounds, minBatchMs: asked, lagProbe = false, orders }) {
   const clock = batchClock()
@@ -73,6 +77,14 @@ export async function measureRounds(candidates, { rounds, minBatchMs: asked, lag
   for (const c of candidates) sizes[c.id] = await batchSize(c, minBatchMs, clock)
   /** @type {Record<string, number[]>} */
   const rates = Object.fromEntries(candidates.map((c) => [c.id, []]))
+  const cpuNow = clock.name === 'process-cpu' ? undefined : processCpuMs()
+  const perCall = {
+    wallMs: /** @type {Record<string, number[]>} */ (Object.fromEntries(candidates.map((c) => [c.id, []]))),
+    cpuMs:
+      clock.name === 'process-cpu' || cpuNow
+        ? /** @type {Record<string, number[]>} */ (Object.fromEntries(candidates.map((c) => [c.id, []])))
+        : undefined,
+  }
   let gc = collectGarbage()
   for (let round = 0; round < rounds; round++) {
     for (const c of orderOf(candidates, orders?.[round])) {
@@ -87,6 +99,7 @@ export async function measureRounds(candidates, { rounds, minBatchMs: asked, lag
       let ms = 0
       let start = read(clock)
       if (typeof start !== 'number') start = await start
+      const [wall0, cpu0] = [performance.now(), cpuNow?.()]
       do {
         await repeat(c, n)
         calls += n
@@ -94,7 +107,11 @@ export async function measureRounds(candidates, { rounds, minBatchMs: asked, lag
         if (typeof now !== 'number') now = await now
         ms = now - start
       } while (ms <= 0 || ms < minBatchMs)
+      const [wall1, cpu1] = [performance.now(), cpuNow?.()]
       rates[c.id]?.push((calls * 1000) / ms)
+      perCall.wallMs[c.id]?.push((wall1 - wall0) / calls)
+      const cpuMs = clock.name === 'process-cpu' ? ms : (cpu1 ?? 0) - (cpu0 ?? 0)
+      perCall.cpuMs?.[c.id]?.push(cpuMs / calls)
     }
   }
   /** @type {Record<string, number>} */
@@ -111,5 +128,5 @@ export async function measureRounds(candidates, { rounds, minBatchMs: asked, lag
     }
   }
   const { now: _, ...described } = clock
-  return { runtime: runtimeInfo(), gc, rates, lagMs, opMs, clock: { ...described, minBatchMs } }
+  return { runtime: runtimeInfo(), gc, rates, lagMs, opMs, clock: { ...described, minBatchMs }, perCall }
 }

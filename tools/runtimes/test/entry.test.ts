@@ -35,5 +35,12 @@ test.for(RUNTIME_IDS)(
     expect(result.opMs.pbkdf2).toBeGreaterThan(1)
     // Batches are timed by wall clock, except in workerd, where the host reads the process's CPU time.
     expect(result.clock.name).toBe(id === 'workerd' ? 'process-cpu' : 'performance.now')
+    // Each batch again per call: wall ms everywhere, CPU ms wherever the process's CPU can be read.
+    const browser = id === 'chromium' || id === 'firefox'
+    for (const name of ['randomUUID', 'nanoid', 'pbkdf2']) {
+      expect(result.perCall.wallMs[name]).toHaveLength(2)
+      if (browser) expect(result.perCall.cpuMs).toBeUndefined()
+      else expect(result.perCall.cpuMs[name].every((ms: number) => ms > 0)).toBe(true)
+    }
   },
 )

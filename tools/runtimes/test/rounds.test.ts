@@ -20,4 +20,11 @@ test('every candidate gets one rate per round; the lag probe sees a call that bl
   // A 1 ms timer cannot fire during 20 ms of synchronous work, however idle or busy the machine is.
   expect(result.lagMs.blocking).toBeGreaterThan(15)
   expect(result.opMs.yielding).toBeGreaterThanOrEqual(19)
+  // Per call, each round again: wall time, and on Node the process's CPU time beside it. A timer of
+  // 20 ms never fires sooner; a busy loop spends CPU whenever it is scheduled, a sleep almost none.
+  expect(result.perCall.wallMs.yielding).toHaveLength(3)
+  expect(result.perCall.cpuMs?.blocking).toHaveLength(3)
+  for (const ms of result.perCall.wallMs.yielding ?? []) expect(ms).toBeGreaterThanOrEqual(19)
+  const cpu = (id: string) => Math.min(...(result.perCall.cpuMs?.[id] ?? [Number.NaN]))
+  expect(cpu('blocking')).toBeGreaterThan(cpu('yielding'))
 })

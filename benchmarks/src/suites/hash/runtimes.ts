@@ -1,6 +1,7 @@
 import { getAlgorithm } from '@authlab/core'
-import { hashAlgorithms, type LoadedPackage } from '@authlab/workspace'
+import { hashAlgorithmsIn, type LoadedPackage } from '@authlab/workspace'
 import { nativeHashers } from '../../discover/baselines.js'
+import { EDGE_SCRYPT } from '../../discover/settings.js'
 import type { PortableSuite } from '../../harness/suite.js'
 import { settingKey } from '../../model/keys.js'
 import {
@@ -64,33 +65,64 @@ function builtIns(
   return { candidates, notes }
 }
 
-/** One group per algorithm the claiming packages implement, at its first bench setting. */
-function groups(runtime: string, claiming: readonly LoadedPackage[]): RuntimeGroup[] {
-  const algorithms = [...new Set(claiming.filter((p) => p.kind === 'hash').flatMap((p) => hashAlgorithms(p)))]
-  return algorithms.sort().flatMap((algorithm) => {
-    const setting = getAlgorithm(algorithm).bench[0]
-    if (!setting) return []
-    const list = implementations(claiming, algorithm, setting.params).map(
-      ({ pkg, options, displayName }): RuntimeCandidate => ({
-        id: pkg.name,
-        label: displayName,
-        module: pkg.name,
-        setup: `return m.createHasher(${JSON.stringify(options)})`,
-        call: `s.hash(${PASSWORD})`,
-      }),
-    )
-    const own = builtIns(algorithm, runtime, setting)
-    return withBaseline(
-      {
-        group: setting.label,
-        key: { setting: settingKey(algorithm, setting.params), operation: 'hash' },
-        unit: 'hashes/s',
-        notes: own.notes,
-      },
-      nativeHashers()[algorithm],
-      [...list, ...own.candidates],
-    )
-  })
+interface RuntimeSetting {
+  readonly label: string
+  readonly params: Readonly<Record<string, number>>
 }
 
-export const portable: PortableSuite<HashBudget> = { groups, minBatchMs: (budget) => budget.roundMs }
+/**
+ * Settings measured in every runtime besides each algorithm's first bench setting: where that one is
+ * below OWASP's floor, a row of the sheet the edge can run (discover/settings.ts, EDGE_SCRYPT), so the
+ * advice for a platform has a setting at the floor measured there.
+ */
+export const FLOOR_SETTINGS: Readonly<Record<string, readonly RuntimeSetting[]>> = { scrypt: [EDGE_SCRYPT] }
+
+/** The settings an algorithm is measured at in another runtime: its first bench setting, then FLOOR_SETTINGS'. */
+export function runtimeSettings(algorithm: string): RuntimeSetting[] {
+  const first = getAlgorithm(algorithm).bench[0]
+  return [...(first ? [first] : []), ...(FLOOR_SETTINGS[algorithm] ?? [])]
+}
+
+/** One group per algorithm the claiming packages implement there and per setting of runtimeSettings(). */
+function groups(runtime: string, claiming: readonly LoadedPackage[]): RuntimeGroup[] {
+  const hashers = claiming.filter((p) => p.kind === 'hash')
+  const algorithms = [...new Set(hashers.flatMap((p) => hashAlgorithmsIn(p, runtime)))]
+  return algorithms
+    .sort()
+    .flatMap((algorithm) => runtimeSettings(algorithm).flatMap((s) => group(runtime, hashers, algorithm, s)))
+}
+
+/** The implementations of `algorithm` claimed in `runtime` and the runtime's own, at one setting. */
+function group(
+  runtime: string,
+  claiming: readonly LoadedPackage[],
+  algorithm: string,
+  setting: RuntimeSetting,
+): RuntimeGroup[] {
+  const list = implementations(claiming, algorithm, setting.params, runtime).map(
+    ({ pkg, options, displayName }): RuntimeCandidate => ({
+      id: pkg.name,
+      label: displayName,
+      module: pkg.name,
+      setup: `return m.createHasher(${JSON.stringify(options)})`,
+      call: `s.hash(${PASSWORD})`,
+    }),
+  )
+  const own = builtIns(algorithm, runtime, setting)
+  return withBaseline(
+    {
+      group: setting.label,
+      key: { setting: settingKey(algorithm, setting.params), operation: 'hash' },
+      unit: 'hashes/s',
+      notes: own.notes,
+    },
+    nativeHashers()[algorithm],
+    [...list, ...own.candidates],
+  )
+}
+
+export const portable: PortableSuite<HashBudget> = {
+  kinds: ['hash'],
+  groups,
+  minBatchMs: (budget) => budget.roundMs,
+}

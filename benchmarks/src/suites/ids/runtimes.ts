@@ -100,4 +100,8 @@ function groups(runtime: string, claiming: readonly LoadedPackage[]): RuntimeGro
 /** An ids batch in another runtime lasts at least this long: browsers coarsen performance.now to ~1 ms. */
 const BATCH_MS = 20
 
-export const portable: PortableSuite<IdsBudget> = { groups, minBatchMs: () => BATCH_MS }
+export const portable: PortableSuite<IdsBudget> = {
+  kinds: ['id'],
+  groups,
+  minBatchMs: () => BATCH_MS,
+}

@@ -22,7 +22,7 @@ export interface RemoteHelper {
 }
 
 /** Median ms of a GET /health round trip: what loopback adds to a call, without any scrypt work. */
-async function loopbackRoundTripMs(url: string): Promise<number> {
+export async function loopbackRoundTripMs(url: string): Promise<number> {
   const health = new URL('/health', url)
   const times: number[] = []
   for (let i = 0; i < PROBES; i++) {

@@ -8,13 +8,14 @@ import {
   type RuntimeGroup,
   withBaseline,
 } from '../../runtimes/group.js'
+import { edgeRemoteGroup } from './edge-remote.js'
 import { EMAIL, ONEPW_SCRYPT, PBKDF2_20K, STRETCH_SETTINGS, type StretchBudget } from './jobs.js'
 
 const derive = { operation: 'derive', unit: 'ops/s' } as const
 
 /** Row [1]: the 20,000 PBKDF2 iterations alone, each derivation with a salt of its own. */
-function pbkdf2Group(claiming: readonly LoadedPackage[]): RuntimeGroup[] {
-  const list = implementations(claiming, PBKDF2_20K.family, PBKDF2_20K.options)
+function pbkdf2Group(runtime: string, claiming: readonly LoadedPackage[]): RuntimeGroup[] {
+  const list = implementations(claiming, PBKDF2_20K.family, PBKDF2_20K.options, runtime)
     .filter((i) => i.derives)
     .map(
       ({ pkg, options, displayName }): RuntimeCandidate => ({
@@ -34,8 +35,12 @@ function pbkdf2Group(claiming: readonly LoadedPackage[]): RuntimeGroup[] {
 }
 
 /** Rows [3] and [4] of one chain: its scrypt step native, or compiled to WASM or JS. */
-function chainGroup(chain: LoadedPackage, claiming: readonly LoadedPackage[]): RuntimeGroup[] {
-  const list = implementations(claiming, ONEPW_SCRYPT.family, ONEPW_SCRYPT.options)
+function chainGroup(
+  runtime: string,
+  chain: LoadedPackage,
+  claiming: readonly LoadedPackage[],
+): RuntimeGroup[] {
+  const list = implementations(claiming, ONEPW_SCRYPT.family, ONEPW_SCRYPT.options, runtime)
     .filter((i) => i.derives)
     .map(({ pkg, options, displayName }): RuntimeCandidate => {
       const row = pkg.name === nativeHashers().scrypt ? '[3]' : '[4]'
@@ -57,11 +62,19 @@ function chainGroup(chain: LoadedPackage, claiming: readonly LoadedPackage[]): R
 }
 
 /** Mozilla's rows: [1] the 20,000 PBKDF2 iterations alone; [3] the chain with native scrypt; [4] with WASM or pure JS. */
-function groups(_runtime: string, claiming: readonly LoadedPackage[]): RuntimeGroup[] {
+function groups(runtime: string, claiming: readonly LoadedPackage[]): RuntimeGroup[] {
   const chains = claiming.filter(
     (pkg) => pkg.kind === 'stretch' && typeof pkg.exports.createStretcher === 'function',
   )
-  return [...pbkdf2Group(claiming), ...chains.flatMap((chain) => chainGroup(chain, claiming))]
+  return [
+    ...pbkdf2Group(runtime, claiming),
+    ...chains.flatMap((chain) => chainGroup(runtime, chain, claiming)),
+    ...edgeRemoteGroup(runtime, claiming),
+  ]
 }
 
-export const portable: PortableSuite<StretchBudget> = { groups, minBatchMs: (budget) => budget.roundMs }
+export const portable: PortableSuite<StretchBudget> = {
+  kinds: ['stretch', 'hash'],
+  groups,
+  minBatchMs: (budget) => budget.roundMs,
+}

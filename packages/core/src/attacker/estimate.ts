@@ -1,5 +1,12 @@
 import { InvalidOptionError } from '../errors.js'
-import { type AttackedSetting, GUESS_RATE_REFERENCES, type GuessRateReference } from './references.js'
+import {
+  ATTACKER_CARDS,
+  type AttackedAlgorithm,
+  type AttackedSetting,
+  GUESS_RATE_REFERENCES,
+  type GuessRateReference,
+  type RentalPrice,
+} from './references.js'
 
 /** The size of the word list the GPU-days figure is for: a large leaked-password list with rules. */
 export const WORD_LIST_SIZE = 1e10
@@ -44,14 +51,18 @@ function memoryOf(setting: AttackedSetting): number {
   return 0
 }
 
-function checkSetting(setting: AttackedSetting): void {
+type References = Readonly<Partial<Record<AttackedAlgorithm, GuessRateReference>>>
+
+function checkSetting(setting: AttackedSetting, references: References): GuessRateReference {
   const values = Object.entries(setting).filter(([key]) => key !== 'algorithm')
   const bad = values.find(([, v]) => typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
-  if (bad || !GUESS_RATE_REFERENCES[setting.algorithm]) {
+  const reference = references[setting.algorithm]
+  if (bad || !reference) {
     throw new InvalidOptionError(
       `an attacker estimate needs a known algorithm with positive parameters, got ${JSON.stringify(setting)}`,
     )
   }
+  return reference
 }
 
 const MiB = 1024 * 1024
@@ -64,9 +75,11 @@ const mib = (bytes: number) => `${Number((bytes / MiB).toFixed(1))} MiB`
  * guesses at once (its memory ÷ memory per guess), so the real rate is at or below the estimate; below
  * it the card may hold more at once than at the reference, so the real rate may be above it.
  */
-export function attackerEstimate(setting: AttackedSetting): AttackerEstimate {
-  checkSetting(setting)
-  const reference = GUESS_RATE_REFERENCES[setting.algorithm]
+export function attackerEstimate(
+  setting: AttackedSetting,
+  references: References = GUESS_RATE_REFERENCES,
+): AttackerEstimate {
+  const reference = checkSetting(setting, references)
   const guessesPerSecond = (reference.guessesPerSecond * work(reference.setting)) / work(setting)
   const memory = memoryOf(setting)
   const refMemory = memoryOf(reference.setting)
@@ -90,6 +103,40 @@ export function attackerEstimate(setting: AttackedSetting): AttackerEstimate {
     linear: memory === 0 || linear,
     note,
   }
+}
+
+/** Dollars to try every word of the WORD_LIST_SIZE list against one hash on a card rented at `perHour`. */
+export function dollarsPerWordList(estimate: AttackerEstimate, perHour: number): number {
+  return (WORD_LIST_SIZE / estimate.guessesPerSecond / 3600) * perHour
+}
+
+/** One card's estimate at a setting and what the word list costs on it rented, spot and on demand. */
+export interface CardEstimate {
+  readonly card: string
+  readonly estimate: AttackerEstimate
+  readonly rental: RentalPrice
+  readonly dollarsSpot: number
+  readonly dollarsOnDemand: number
+}
+
+/**
+ * Every referenced card that has a published figure for the setting's algorithm (ATTACKER_CARDS), in
+ * their order: a card without one is left out, never given an invented rate.
+ */
+export function cardEstimates(setting: AttackedSetting): CardEstimate[] {
+  return ATTACKER_CARDS.flatMap(({ card, references, rental }) => {
+    if (!references[setting.algorithm]) return []
+    const estimate = attackerEstimate(setting, references)
+    return [
+      {
+        card,
+        estimate,
+        rental,
+        dollarsSpot: dollarsPerWordList(estimate, rental.spotPerHour),
+        dollarsOnDemand: dollarsPerWordList(estimate, rental.onDemandPerHour),
+      },
+    ]
+  })
 }
 
 /**

@@ -30,6 +30,7 @@ export type AttackedSetting =
 
 const GiB = 1024 ** 3
 const RTX_4090 = 'NVIDIA GeForce RTX 4090'
+const RTX_5090 = 'NVIDIA GeForce RTX 5090'
 // Chick3nman's published `hashcat -b` run on one RTX 4090, hashcat v6.2.6 (October 2022).
 const HASHCAT_626_RTX_4090 = 'https://gist.github.com/Chick3nman/32e662a5bb63bc4f51b847bb422222fd'
 
@@ -84,3 +85,62 @@ export const GUESS_RATE_REFERENCES: Readonly<Record<AttackedAlgorithm, GuessRate
     source: 'https://github.com/hashcat/hashcat/releases/tag/v7.0.0',
   },
 }
+
+// Chick3nman's published `hashcat -b` run on one RTX 5090 Founders Edition, hashcat v6.2.6-851; the same
+// three figures appear in an independent transcription (a benchmark survey of February 2026). Read
+// December 2026.
+const HASHCAT_626_851_RTX_5090 = 'https://gist.github.com/Chick3nman/09bac0775e6393468c2925c1e1363d5c'
+
+const rtx5090 = (reference: GuessRateReference, guessesPerSecond: number): GuessRateReference => ({
+  ...reference,
+  guessesPerSecond,
+  card: RTX_5090,
+  cardMemory: 32 * GiB,
+  tool: 'hashcat v6.2.6-851',
+  source: HASHCAT_626_851_RTX_5090,
+})
+
+/**
+ * The same three reference settings on an RTX 5090 (modes 3200, 10900, 8900). No Argon2 figure for the
+ * card is published (hashcat 7.0.0's release notes give the RTX 4090's only): none is invented here.
+ */
+export const RTX_5090_REFERENCES: Readonly<Partial<Record<AttackedAlgorithm, GuessRateReference>>> = {
+  bcrypt: rtx5090(GUESS_RATE_REFERENCES.bcrypt, 304_800),
+  'pbkdf2-sha256': rtx5090(GUESS_RATE_REFERENCES['pbkdf2-sha256'], 11_157_200),
+  scrypt: rtx5090(GUESS_RATE_REFERENCES.scrypt, 7_760),
+}
+
+/** What renting one card costs an attacker per hour, as a provider listed it on a date. */
+export interface RentalPrice {
+  readonly card: string
+  readonly spotPerHour: number
+  readonly onDemandPerHour: number
+  readonly provider: string
+  readonly date: string
+  readonly source: string
+}
+
+// RunPod's community-cloud prices as DeployBase listed them on 10 March 2026.
+const RUNPOD_MARCH_2026 = {
+  provider: 'RunPod',
+  date: '2026-03-10',
+  source: 'https://deploybase.ai/articles/runpod-gpu-pricing',
+} as const
+
+/** The cards whose guess rates are referenced, each with its reference figures and a rented price. */
+export const ATTACKER_CARDS: readonly {
+  readonly card: string
+  readonly references: Readonly<Partial<Record<AttackedAlgorithm, GuessRateReference>>>
+  readonly rental: RentalPrice
+}[] = [
+  {
+    card: RTX_4090,
+    references: GUESS_RATE_REFERENCES,
+    rental: { card: RTX_4090, spotPerHour: 0.34, onDemandPerHour: 0.6, ...RUNPOD_MARCH_2026 },
+  },
+  {
+    card: RTX_5090,
+    references: RTX_5090_REFERENCES,
+    rental: { card: RTX_5090, spotPerHour: 0.69, onDemandPerHour: 1.22, ...RUNPOD_MARCH_2026 },
+  },
+]
