@@ -15,7 +15,7 @@ export interface SuiteChart {
 export interface SuiteView {
   /** Whether a summary (the terminal, a README) shows a row; default every row. */
   readonly summary?: (row: Row) => boolean
-  /** Whether the compact terminal shows a row of the summary; default every one. */
+  /** Whether the compact outputs (the terminal, a README block) show a row of the summary; default every one. */
   readonly terminal?: (row: Row) => boolean
   /** Details a README table shows beside the figure, in order, where a group has them. */
   readonly columns?: readonly string[]
@@ -24,6 +24,12 @@ export interface SuiteView {
   /** The chart a README shows of the suite; default the first. */
   readonly headline?: (chart: SuiteChart) => boolean
 }
+
+/** Whether the compact outputs (the terminal, a README block) show a row. */
+export const compactShows =
+  (view: SuiteView) =>
+  (row: Row): boolean =>
+    (view.summary?.(row) ?? true) && (view.terminal?.(row) ?? true)
 
 /** Each suite's view by its name: a suite no declaration names (an older file's) gets the default. */
 export type Views = (suite: string) => SuiteView

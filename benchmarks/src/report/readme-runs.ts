@@ -9,6 +9,7 @@ import { BEST_ID, FRAMEWORK_DEFAULTS } from '../advice/claims.js'
 import { findings, heldThrough } from '../advice/findings.js'
 import { matches, type RowKey } from '../model/keys.js'
 import type { Ratio, ResultsFile, Row } from '../model/types.js'
+import { compactShows } from '../model/view.js'
 import { type HeldRow, heldReading, heldRows, heldValue } from '../stats/held.js'
 import { chartFileName, markdownText } from './escape.js'
 import { findingPartText, firstBaselines, formatCell, groupRows, ratioCell } from './format.js'
@@ -70,7 +71,7 @@ export function summaryFigures(ctx: BlockContext): string {
     if (chart && svg && existsSync(join(root, svg)))
       out.push('', `![${markdownText(chart.title)}](${join(toRoot, svg)})`)
     // The groups a summary shows; the rest are one link away in the run's report.
-    const shown = view.summary ?? (() => true)
+    const shown = compactShows(view)
     for (const [group, rows] of groupRows(suite.rows))
       if (rows.every(shown))
         out.push(

@@ -1,7 +1,7 @@
 import { styleText } from 'node:util'
 import { findings } from '../advice/findings.js'
 import { hasFlag, isWarned, type ResultsFile, type Row, type SuiteRecord } from '../model/types.js'
-import type { SuiteView } from '../model/view.js'
+import { compactShows, type SuiteView } from '../model/view.js'
 import { failedControl, readingOf } from '../stats/decide.js'
 import { mapStrings, terminalText } from './escape.js'
 import { findingPartText, formatNumber, groupRows, ratioCell, tableOf } from './format.js'
@@ -118,7 +118,7 @@ export function renderTerminal(record: SuiteRecord, view: SuiteView, options: Te
   const suite = mapStrings(record, terminalText)
   const width = options.width ?? COMPACT_WIDTH
   const paint = painter(options)
-  const shows = (row: Row) => (view.summary?.(row) ?? true) && (view.terminal?.(row) ?? true)
+  const shows = compactShows(view)
   const shown = options.wide ? suite.rows : suite.rows.filter(shows)
   const hidden = groupRows(suite.rows).size - groupRows(shown).size
   const control = failedControl(suite.rows)
