@@ -56,6 +56,8 @@ describe("better-auth's defaults as bench references", () => {
     const order = candidates.hashers.map((c) => c.id)
     expect(order[0]).toBe('@authlab/hash-scrypt')
     expect(order.indexOf('ref:better-auth-password')).toBeGreaterThan(0)
-    expect(candidates.ids.find((c) => c.id === 'ref:randomUUID')?.label).toMatch(/Auth\.js, koa, hono/)
+    expect(candidates.ids.find((c) => c.id === 'ref:randomUUID')?.label).toMatch(
+      /Auth\.js, koa, h3, hono-sessions/,
+    )
   })
 })

@@ -362,7 +362,7 @@ describe('frameworks’ defaults table', () => {
     ]
     const readme = '<!-- figures from benchmarks/results/run.json defaults -->\n<!-- /figures -->\n'
     const text = regen(readme, join(ROOT, 'README.md'), () => run)
-    const express = text.split('\n').find((l) => l.startsWith('| express-session ')) ?? ''
+    const express = text.split('\n').find((l) => l.startsWith('| express-session; NestJS on Express ')) ?? ''
     expect(express).toMatch(/\| 0\.01\d+× \[0\.01\d+–0\.01\d+\] worse +\| none +\|/)
     expect(text).toMatch(/\| better-auth +\| ref:better-auth +\| not measured/)
   })

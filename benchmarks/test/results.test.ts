@@ -48,6 +48,7 @@ describe('results file', () => {
       'ref:express-session',
       'ref:fastify-session',
       'ref:better-auth',
+      'ref:hono-session',
       '@tmp/id-temporary',
       'ref:randomUUID (A/A)',
     ])

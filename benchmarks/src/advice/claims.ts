@@ -199,7 +199,10 @@ export interface FrameworkDefault {
   readonly id: string
   /** Its default password hasher's candidate id, and the hash setting at that hasher's own parameters. */
   readonly hasher?: { readonly candidate: string; readonly setting: string }
-  /** The runtime its generator needs: runs on an older one had no such candidate, and the table leaves the row out. */
+  /**
+   * What its generator needs that older runs lacked (a newer Node, a bench that measures it): a run
+   * without that candidate leaves the row out.
+   */
   readonly needs?: string
 }
 
@@ -207,13 +210,18 @@ export interface FrameworkDefault {
 export const BEST_ID = '@authlab/id-fast'
 
 export const FRAMEWORK_DEFAULTS: readonly FrameworkDefault[] = [
-  { framework: 'express-session', id: 'ref:express-session' },
-  { framework: '@fastify/session', id: 'ref:fastify-session' },
+  { framework: 'express-session; NestJS on Express', id: 'ref:express-session' },
+  { framework: '@fastify/session; NestJS on Fastify', id: 'ref:fastify-session' },
   {
     framework: 'better-auth',
     id: 'ref:better-auth',
     hasher: { candidate: 'ref:better-auth-password', setting: 'scrypt:ln=14,r=16,p=1' },
   },
-  { framework: 'Auth.js, koa-session, hono-sessions', id: 'ref:randomUUID' },
+  // Read from each framework's code (apps/frameworks/src/defaults.ts): the same UUID v4 call.
+  { framework: 'Koa (koa-session with a store)', id: 'ref:randomUUID' },
+  { framework: 'Nuxt, h3 (useSession)', id: 'ref:randomUUID' },
+  { framework: 'Auth.js (database sessions)', id: 'ref:randomUUID' },
+  { framework: 'Hono (hono-sessions)', id: 'ref:randomUUID' },
+  { framework: 'Hono (@hono/session)', id: 'ref:hono-session', needs: 'a run that measures it' },
   { framework: 'apps using crypto.randomUUIDv7() as a token', id: 'ref:randomUUIDv7', needs: 'Node >= 24' },
 ]

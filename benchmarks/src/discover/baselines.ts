@@ -9,6 +9,7 @@ export const ID_BASELINES: readonly string[] = [
   'ref:fastify-session',
   'ref:express-session',
   'ref:better-auth',
+  'ref:hono-session',
   // What apps that use it as a token pay, for the defaults table (absent on Node 22: no ratio there).
   'ref:randomUUIDv7',
 ]

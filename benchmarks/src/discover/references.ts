@@ -82,17 +82,20 @@ export const fromBench = createRequire(import.meta.url)
 
 const BETTER_AUTH_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 const BETTER_AUTH_TOKEN_LENGTH = 32
+/** @hono/session's ID: 40 hex digits through `btoa`, so standard base64 with `=` padding. */
+const HONO_SESSION_ID_LENGTH = 56
+const BASE64_PADDED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/='
 
 /** Every reference generator, including those this Node cannot run. */
 const ALL_REFERENCES: readonly IdCandidate[] = [
   /**
-   * Node's own UUID v4 (RFC 9562 §5.4): the yardstick most readers know, and what Auth.js, koa-session
-   * and hono-sessions call for their session IDs (the label says so, for readers looking for theirs).
+   * Node's own UUID v4 (RFC 9562 §5.4): the yardstick most readers know, and what Auth.js, koa-session,
+   * h3 and hono-sessions call for their session IDs (the label says so, for readers looking for theirs).
    */
   reference(
     {
       name: 'ref:randomUUID',
-      displayName: 'crypto.randomUUID() [ref; Auth.js, koa, hono]',
+      displayName: 'crypto.randomUUID() [ref; Auth.js, koa, h3, hono-sessions]',
       wraps: 'crypto.randomUUID()',
       ...uuidShape(122),
       randomness: 'OS-seeded CSPRNG, batched by Node',
@@ -197,6 +200,27 @@ const ALL_REFERENCES: readonly IdCandidate[] = [
     () => {
       const { generateId } = fromBench('@better-auth/core/utils/id') as { generateId(size?: number): string }
       return () => generateId(BETTER_AUTH_TOKEN_LENGTH)
+    },
+  ),
+  /**
+   * @hono/session's default `generateId()` (its cookies module, loaded from the package): 20 bytes of
+   * `crypto.getRandomValues` as 40 hex digits, then base64-encoded by `btoa`, 56 characters for 160 bits.
+   */
+  reference(
+    {
+      name: 'ref:hono-session',
+      displayName: "@hono/session's default generateId [ref]",
+      wraps: "@hono/session's generateId(20) (@hono/session/cookies)",
+      length: HONO_SESSION_ID_LENGTH,
+      alphabet: BASE64_PADDED,
+      entropyBits: 160,
+      randomness: 'crypto.getRandomValues, 20 bytes per call',
+      poolBytes: 0,
+      runsOn: 'main-thread',
+    },
+    () => {
+      const { generateId } = fromBench('@hono/session/cookies') as { generateId(length?: number): string }
+      return () => generateId()
     },
   ),
 ]
