@@ -47,6 +47,8 @@ describe('the README leads with advice generated from committed runs', () => {
     expect(rows.map((r) => r.need)).toEqual([
       'session IDs in express-session',
       'session IDs in @fastify/session',
+      'session IDs in NestJS',
+      'session IDs in Nuxt (h3) and Auth.js',
       'session IDs in better-auth',
       'password hashing on a server with cores to spare',
       'password hashing on one vCPU',

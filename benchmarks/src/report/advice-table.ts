@@ -4,21 +4,10 @@ import { guessesPerLoginCost, type SettingCost } from '../advice/costs.js'
 import { choices, Evidence, matchingPasses } from '../advice/evidence.js'
 import { type AdvisedSetting, settingOf } from '../advice/floor.js'
 import type { ResultsFile } from '../model/types.js'
+import { frameworkRows } from './advice-frameworks.js'
+import type { AdviceRow } from './advice-row.js'
 import { formatNumber } from './format.js'
 import { formatMagnitude, heldText } from './words.js'
-
-/**
- * One need of the "which to use" table: what to use, why (a measured figure) and what it costs; a part
- * these runs did not measure is absent, and said so by the reporters.
- */
-export interface AdviceRow {
-  readonly need: string
-  readonly use?: string
-  readonly why?: string
-  readonly cost?: string
-  /** The hash settings the row tells a reader to use (not those it moves them off): each meets OWASP's floor. */
-  readonly advises: readonly AdvisedSetting[]
-}
 
 /** The settings a choice stands for, read from its parameters. */
 const advising = (...costs: readonly (SettingCost | undefined)[]): AdvisedSetting[] =>
@@ -101,6 +90,7 @@ export function adviceRows(runs: readonly ResultsFile[]): AdviceRow[] {
   return [
     idRow(e, 'express', 'express-session', "express-session's default genid", 'ref:express-session'),
     idRow(e, 'fastify', '@fastify/session', "@fastify/session's default idGenerator", 'ref:fastify-session'),
+    ...frameworkRows(e),
     {
       need: 'session IDs in better-auth',
       use: "better-auth's default generateId(32)",

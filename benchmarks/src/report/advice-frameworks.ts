@@ -1,0 +1,64 @@
+/**
+ * The "which to use" rows of the frameworks whose session layer is not express-session's or
+ * @fastify/session's: each framework's own default (read from its code, apps/frameworks/src/defaults.ts),
+ * judged by what the runs measured of it.
+ */
+import type { Evidence } from '../advice/evidence.js'
+import type { AdviceRow } from './advice-row.js'
+import { formatNumber } from './format.js'
+import { formatMagnitude, heldText } from './words.js'
+
+const µs = (ns: number) => `${formatNumber(ns / 1000)} µs CPU per new session`
+
+/**
+ * A framework none of the runs served: its default's CPU per ID, set against @fastify/session's default,
+ * whose share of a session-creating request the runs did measure inside @fastify/session.
+ */
+function byIdCost(e: Evidence, need: string, use: string, own: string, when: string): AdviceRow {
+  const ns = e.nsPerId(own)
+  const fastifyNs = e.nsPerId('ref:fastify-session')
+  const fastify = e.inFramework('fastify', 'ref:fastify-session')
+  const share = fastify && fastifyNs !== undefined ? (fastifyNs / 1e9) * fastify.reqs * 100 : undefined
+  const why =
+    ns !== undefined && fastifyNs !== undefined && share !== undefined
+      ? `the default is fine: ${when}; its ID costs ${formatNumber(ns / fastifyNs)}× the CPU of @fastify/session's default, which is ${formatNumber(share)} % of a session-creating request there (not served in this framework by these runs)`
+      : undefined
+  return { need, use, why, cost: ns === undefined ? undefined : µs(ns), advises: [] }
+}
+
+/** NestJS mounts express-session or @fastify/session as they are: their measurement is its answer. */
+function nestRow(e: Evidence): AdviceRow {
+  const express = e.inFramework('express', 'ref:express-session')
+  const fastify = e.inFramework('fastify', 'ref:fastify-session')
+  const [expressNs, fastifyNs] = [e.nsPerId('ref:express-session'), e.nsPerId('ref:fastify-session')]
+  const served = (f: typeof fastify, name: string) =>
+    f ? `${formatMagnitude(f.ratio)} (${heldText(f.held)}) in ${name}` : undefined
+  const parts = [served(express, 'express-session'), served(fastify, '@fastify/session')].filter(Boolean)
+  return {
+    need: 'session IDs in NestJS',
+    use: "its adapter's default (express-session's, @fastify/session's)",
+    why:
+      parts.length > 0
+        ? `the default is fine: NestJS mounts the session layer unchanged; authlab's fastest against the default's req/s: ${parts.join(', ')}`
+        : undefined,
+    cost:
+      expressNs === undefined || fastifyNs === undefined
+        ? undefined
+        : `${formatNumber(expressNs / 1000)} µs (Express), ${formatNumber(fastifyNs / 1000)} µs (Fastify) CPU per new session`,
+    advises: [],
+  }
+}
+
+/** The rows of NestJS, and of Nuxt (h3) and Auth.js, whose defaults are the same UUID v4 call. */
+export function frameworkRows(e: Evidence): AdviceRow[] {
+  return [
+    nestRow(e),
+    byIdCost(
+      e,
+      'session IDs in Nuxt (h3) and Auth.js',
+      'their default, crypto.randomUUID() (122 bits)',
+      'ref:randomUUID',
+      'h3 makes one ID per new session, Auth.js one per sign-in',
+    ),
+  ]
+}
