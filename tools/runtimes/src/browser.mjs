@@ -50,6 +50,9 @@ export async function runInBrowser(runtime, entry, input, { timeoutMs }) {
     platform: 'browser',
     target: 'es2022',
     write: false,
+    // A module that needs Node's built-ins fails the build; the caller names it in a note, so esbuild's
+    // own report would only repeat it on the terminal.
+    logLevel: 'silent',
   })
   const script = bundle.outputFiles[0]?.text ?? ''
   const server = createServer((req, res) => {
