@@ -1,13 +1,17 @@
 import type { RoundsBudget } from '@authlab/benchmarks/harness'
 
 /**
- * The server suites: per round a fresh server, warmed in `windowSec` windows until its rate stops rising
- * (at most `warmupSec`), then `windows` cycles of one window per candidate; login servers get `warmupLogins` first.
+ * The ids-in-framework scenario: per round a fresh server, warmed in `windowSec` windows until its rate
+ * stops rising (at most `warmupSec`), then `windows` cycles of one window per candidate.
  */
-export interface HttpBudget extends RoundsBudget {
+export interface IdsBudget extends RoundsBudget {
   readonly warmupSec: number
   readonly windowSec: number
   readonly windows: number
+}
+
+/** The http suite: the ids scenario, then login rounds; login servers get `warmupLogins` first. */
+export interface HttpBudget extends IdsBudget {
   readonly loginRounds: number
   readonly loginSec: number
   readonly warmupLogins: number
@@ -44,7 +48,7 @@ export const HTTP_BUDGET: { readonly quick: HttpBudget; readonly full: HttpBudge
 }
 
 /** How ids-in-framework measures, for --explain and the results file. */
-export function idsMethod(budget: HttpBudget) {
+export function idsMethod(budget: IdsBudget) {
   return `ids-in-framework: every round starts one fresh server on the servers' core that serves every candidate's generator, picked per request by a header (each GET / stores a session, and the store starts empty each round: a store's size moves the rate more than any generator does); it is loaded in ${budget.windowSec} s windows on 50 kept-alive connections until two windows in a row agree within 10 % (at most ${budget.warmupSec} s: a fresh server speeds up for about 1.5 s), then ${budget.windows} cycles of one ${budget.windowSec} s window per candidate, in a fresh random order each cycle; ${budget.rounds} rounds at least${budget.race ? ' (more, up to the race budget, while a ratio is undecided)' : ''}. Value = median over rounds of each round's median window req/s; ratio = per round, the median over cycles of the candidate's window ÷ the baseline's of the same cycle.`
 }
 
