@@ -59,3 +59,14 @@ export const PROBE_PER_SECOND = 200
 export interface StoresBudget extends RoundsBudget {
   readonly sessions: number
 }
+
+/**
+ * ids-in-frameworks: four servers (Hono on Node, Bun and Deno, Koa on Node), each the ids scenario with
+ * two generators and an A/A control. Quick keeps the four within about three minutes: 12 cycles of
+ * 0.1 s windows (3.6 s a round) after at most 2 s of warm-up, and a race allowance of 12 s per server.
+ */
+export const IDS_IN_FRAMEWORKS_BUDGET: { readonly quick: IdsBudget; readonly full: IdsBudget } = {
+  quick: { rounds: 5, warmupSec: 2, windowSec: 0.1, windows: 12, race: { maxRounds: 10, budgetMs: 12_000 } },
+  full: { rounds: 10, warmupSec: 5, windowSec: 0.1, windows: 36, race: { maxRounds: 16, budgetMs: 120_000 } },
+}
+
