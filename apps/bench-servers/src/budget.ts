@@ -70,3 +70,18 @@ export const IDS_IN_FRAMEWORKS_BUDGET: { readonly quick: IdsBudget; readonly ful
   full: { rounds: 10, warmupSec: 5, windowSec: 0.1, windows: 36, race: { maxRounds: 16, budgetMs: 120_000 } },
 }
 
+/** sign-in: rounds of about `signInSec` of sign-ins per hasher at its limit, after `warmupSignIns`. */
+export interface SignInBudget extends RoundsBudget {
+  readonly signInSec: number
+  readonly warmupSignIns: number
+}
+
+/**
+ * Quick: 5 rounds of about 0.8 s per hasher and runtime (a sign-in costs 10–50 ms of one core, so a
+ * round holds 16–80 of them), and 15 s per runtime for rounds beyond the fifth while argon2id ÷ scrypt
+ * is undecided: about a minute for both runtimes with their starts.
+ */
+export const SIGN_IN_BUDGET: { readonly quick: SignInBudget; readonly full: SignInBudget } = {
+  quick: { rounds: 5, signInSec: 0.8, warmupSignIns: 8, race: { maxRounds: 10, budgetMs: 15_000 } },
+  full: { rounds: 10, signInSec: 3, warmupSignIns: 20, race: { maxRounds: 16, budgetMs: 60_000 } },
+}
