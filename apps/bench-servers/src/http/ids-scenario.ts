@@ -15,9 +15,9 @@ import {
   wholeRounds,
 } from '@authlab/benchmarks/harness'
 import type { Framework } from '@authlab/servers'
-import type { HttpBudget } from '../budget.js'
+import type { HttpBudget, IdsBudget } from '../budget.js'
 import { finite, type RoundSample, roundFlags, spreadFields, summarizeRounds } from './rounds.js'
-import { GENERATOR_HEADER, type Placement, type ServerSpec, withServers } from './servers.js'
+import { GENERATOR_HEADER, type Placement, withServers } from './servers.js'
 import { alternatingWindows, cycleRatio, type LoadSource, openLoad } from './window.js'
 
 /** The goal for a production generator: at least 98 % of the ceiling's req/s in both frameworks. */
@@ -46,7 +46,7 @@ const STEADY = 0.1
  * STEADY, at most `warmupSec`: a fresh server speeds up about tenfold over its first 1.5 s (JIT tiers,
  * the young generation sizing itself), and windows on that ramp would compare different points of it.
  */
-async function warmUntilSteady(load: LoadSource, generators: number, budget: HttpBudget): Promise<void> {
+async function warmUntilSteady(load: LoadSource, generators: number, budget: IdsBudget): Promise<void> {
   let previous = 0
   for (let spent = 0; spent < budget.warmupSec; spent += generators * budget.windowSec) {
     let completed = 0
@@ -71,8 +71,36 @@ export interface IdsScenario {
   readonly placement: Placement
 }
 
+/** A candidate as a row names it: its stable id and its label. */
+export interface Named {
+  readonly id: string
+  readonly label: string
+}
+
+/** Starts one fresh server serving `generators` (by GENERATOR_HEADER index), runs `body` on its URL, stops it. */
+export type Serve = <R>(generators: readonly string[], body: (url: string) => Promise<R>) => Promise<R>
+
+/** The scenario on any server that picks its generator per request by GENERATOR_HEADER. */
+export interface ServedIds {
+  /** Who a failed round and the progress name: `fastify ids`, `hono on bun ids`. */
+  readonly name: string
+  readonly group: string
+  readonly key: SuiteRow['key']
+  /** The runtime the server runs on, when the suite compares runtimes (part of the row's key). */
+  readonly runtime?: string
+  readonly ids: readonly Named[]
+  readonly baselines: readonly string[]
+  readonly control: boolean
+  readonly budget: IdsBudget
+  /** The session-creating request's path. */
+  readonly path: string
+  /** The equivalence margin in percent of a comparison judged at one of its own (undefined: the default). */
+  readonly margin: (candidate: string, against: string) => number | undefined
+  readonly serve: Serve
+}
+
 /** One round: each candidate's window rates, cycle by cycle (undefined: a window with failures). */
-type RoundRates = ReadonlyMap<IdCandidate, readonly (number | undefined)[]>
+type RoundRates = ReadonlyMap<Named, readonly (number | undefined)[]>
 
 /**
  * ids-in-framework: GET / without a cookie, so every request generates an ID and stores a session.
@@ -82,26 +110,44 @@ type RoundRates = ReadonlyMap<IdCandidate, readonly (number | undefined)[]>
  * is warmed until its rate stops rising, then runs `windows` cycles of one short window per candidate
  * in a fresh order: a ratio compares windows of the same cycle, which share the machine's speed.
  */
-export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): Promise<SuiteRow[]> {
-  const { framework, budget } = scenario
+export function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): Promise<SuiteRow[]> {
+  const { framework } = scenario
+  const serve: Serve = (generators, body) =>
+    withServers(
+      [{ framework, generator: generators[0] ?? '', generators, hasher: scenario.hasher }],
+      scenario.placement.serverCpu,
+      ([server]) => body(server?.url as string),
+    )
+  return idsInServer(
+    {
+      ...scenario,
+      name: `${framework} ids`,
+      group: `ids-in-framework · ${framework}`,
+      key: { setting: framework, operation: 'request' },
+      path: '/',
+      margin: (candidate, against) => marginOf(framework, candidate, against),
+      serve,
+    },
+    ctx,
+  )
+}
+
+/** The scenario's rounds on the servers `scenario.serve` starts, and a row per candidate. */
+export async function idsInServer(scenario: ServedIds, ctx: SuiteContext): Promise<SuiteRow[]> {
+  const { name, budget } = scenario
   const first = scenario.ids.find((c) => c.id === scenario.baselines[0])
   const control = scenario.control && first ? controlOf(first) : undefined
   const list = control ? [...scenario.ids, control] : [...scenario.ids]
-  const spec: ServerSpec = {
-    framework,
-    generator: list[0]?.id ?? '',
-    // The control is the first baseline's candidate again: a second instance of the same code.
-    generators: list.map((c) => (c === control ? (first as IdCandidate).id : c.id)),
-    hasher: scenario.hasher,
-  }
-  const headerOf = (c: IdCandidate) => ({ [GENERATOR_HEADER]: String(list.indexOf(c)) })
+  // The control is the first baseline's candidate again: a second instance of the same code.
+  const generators = list.map((c) => (c === control ? (first as Named).id : c.id))
+  const headerOf = (c: Named) => ({ [GENERATOR_HEADER]: String(list.indexOf(c)) })
   const measureRound = async (round: number): Promise<RoundRates> =>
-    withServers([spec], scenario.placement.serverCpu, async ([server]) => {
-      const load = openLoad(server?.url as string, '/', CONNECTIONS)
+    scenario.serve(generators, async (url) => {
+      const load = openLoad(url, scenario.path, CONNECTIONS)
       try {
-        ctx.progress.step(`${framework} ids · round ${round + 1} · warm-up`)
+        ctx.progress.step(`${name} · round ${round + 1} · warm-up`)
         await warmUntilSteady(load, list.length, budget)
-        ctx.progress.step(`${framework} ids · round ${round + 1} · ${budget.windows} cycles`)
+        ctx.progress.step(`${name} · round ${round + 1} · ${budget.windows} cycles`)
         const { rates } = await alternatingWindows(list, budget.windows, ctx.seed, round, (c) =>
           load.window(budget.windowSec, headerOf(c)),
         )
@@ -111,19 +157,19 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
       }
     })
   /** Per round: the median over cycles of candidate ÷ baseline window rates of the same cycle. */
-  const ratiosIn = (rounds: readonly (RoundRates | undefined)[], candidate: IdCandidate): Ratio[] =>
+  const ratiosIn = (rounds: readonly (RoundRates | undefined)[], candidate: Named): Ratio[] =>
     (candidate === control ? scenario.baselines.slice(0, 1) : scenario.baselines).flatMap((id) => {
       const base = scenario.ids.find((c) => c.id === id)
       if (!base || (base === candidate && id !== CEILING)) return []
       const perRound = rounds.map((r) => cycleRatio(r?.get(candidate) ?? [], r?.get(base) ?? []))
-      return [ratioTo(base, defined(perRound), marginOf(framework, candidate.id, base.id))]
+      return [ratioTo(base, defined(perRound), scenario.margin(candidate.id, base.id))]
     })
   const rounds = await wholeRounds({
     budget,
     seed: ctx.seed,
     measure: measureRound,
     // A failed round (a server that would not start, a load tool that broke) leaves the others, and says so.
-    onError: (error) => ctx.failed(`${framework} ids`, message(error)),
+    onError: (error) => ctx.failed(name, message(error)),
     ratios: (rounds) => list.flatMap((c) => ratiosIn(rounds, c)),
   })
   return list.map((candidate) =>
@@ -133,8 +179,8 @@ export async function idsInFramework(scenario: IdsScenario, ctx: SuiteContext): 
 
 /** A generator's row: the median over rounds of its median window, its ratios, and the ceiling goal. */
 function rowOf(
-  scenario: IdsScenario,
-  candidate: IdCandidate,
+  scenario: ServedIds,
+  candidate: Named,
   rounds: readonly (RoundRates | undefined)[],
   ratios: Ratio[],
   isControl: boolean,
@@ -158,9 +204,10 @@ function rowOf(
     ...roundFlags(summary),
   ]
   return {
-    group: `ids-in-framework · ${scenario.framework}`,
-    key: { setting: scenario.framework, operation: 'request' },
+    group: scenario.group,
+    key: scenario.key,
     candidate: candidate.id,
+    ...(scenario.runtime ? { runtime: scenario.runtime } : {}),
     label: candidate.label,
     value: finite(summary.median),
     unit: 'req/s',

@@ -8,6 +8,8 @@ export interface LoadOptions {
   readonly amount: number
   readonly method?: 'GET' | 'POST'
   readonly body?: string
+  /** Headers besides the JSON content type a body gets (a browser's Origin, for a server that checks it). */
+  readonly headers?: Readonly<Record<string, string>>
   /**
    * The server's process id: its CPU time (every thread) is read at the start and at the last answer,
    * so work after it (a request sent beyond `amount`, which the server still serves) stays out of the
@@ -36,7 +38,10 @@ function optionsFor(url: string, options: LoadOptions): autocannon.Options {
     amount: options.amount,
     method: options.method ?? 'GET',
     body: options.body,
-    headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
     // autocannon only notices it is done on its sampling tick (1 s by default), which left up to a second
     // of idle server at the end of every run; 100 ms keeps the tail short. Rates do not depend on it.
     sampleInt: 100,
