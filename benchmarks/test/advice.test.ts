@@ -48,6 +48,8 @@ describe('the README leads with advice generated from committed runs', () => {
       'session IDs in express-session',
       'session IDs in @fastify/session',
       'session IDs in NestJS',
+      'session IDs in Hono (@hono/session)',
+      'session IDs in Koa (koa-session)',
       'session IDs in Nuxt (h3) and Auth.js',
       'session IDs in better-auth',
       'password hashing on a server with cores to spare',

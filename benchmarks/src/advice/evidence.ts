@@ -37,10 +37,13 @@ export class Evidence {
       .details['ns/ID (CPU)']
     return typeof v === 'number' ? v : undefined
   }
-  /** Session-creating req/s inside a framework: authlab's fastest as a ratio to the framework's default. */
-  inFramework(framework: 'express' | 'fastify', defaultId: string): InFramework | undefined {
+  /**
+   * Session-creating req/s inside a framework: authlab's fastest as a ratio to the framework's default.
+   * `runtime`: the runtime its server ran on, for the suites that serve one framework on several.
+   */
+  inFramework(framework: string, defaultId: string, runtime?: string): InFramework | undefined {
     const at = (candidate: string) =>
-      this.rows.find((p) => matches(p.row, { setting: framework, operation: 'request', candidate }))
+      this.rows.find((p) => matches(p.row, { setting: framework, operation: 'request', candidate, runtime }))
     const [base, best] = [at(defaultId), at(BEST_ID)]
     const ratio = best?.row.ratios.find((r) => r.against === defaultId)
     if (!ratio || !best || !base) return undefined

@@ -4,6 +4,7 @@
  * judged by what the runs measured of it.
  */
 import type { Evidence } from '../advice/evidence.js'
+import type { Held } from '../stats/held.js'
 import type { AdviceRow } from './advice-row.js'
 import { formatNumber } from './format.js'
 import { formatMagnitude, heldText } from './words.js'
@@ -49,10 +50,70 @@ function nestRow(e: Evidence): AdviceRow {
   }
 }
 
-/** The rows of NestJS, and of Nuxt (h3) and Auth.js, whose defaults are the same UUID v4 call. */
+/** A framework served on each of its runtimes, its own default against authlab fast in the same server. */
+interface Served {
+  readonly need: string
+  readonly framework: string
+  readonly own: string
+  /** The default as a reader knows it. */
+  readonly name: string
+  readonly runtimes: readonly string[]
+}
+
+const SERVED: readonly Served[] = [
+  {
+    need: 'session IDs in Hono (@hono/session)',
+    framework: 'hono',
+    own: 'default:hono-session',
+    name: "@hono/session's default generateId",
+    runtimes: ['node', 'bun', 'deno'],
+  },
+  {
+    need: 'session IDs in Koa (koa-session)',
+    framework: 'koa',
+    own: 'default:koa-session',
+    name: "koa-session's default genid, randomUUID()",
+    runtimes: ['node'],
+  },
+]
+
+/**
+ * authlab fast where the runs found it better in that framework on a runtime, and the default where
+ * they did not: a generator is advised for the speed it showed inside the server, nowhere else.
+ */
+function servedRow(e: Evidence, s: Served): AdviceRow {
+  const measured = s.runtimes.flatMap((runtime) => {
+    const found = e.inFramework(s.framework, s.own, runtime)
+    return found ? [{ runtime, ...found }] : []
+  })
+  if (measured.length === 0) return { need: s.need, use: s.name, advises: [] }
+  const better = measured.filter((m) => heldBetter(m.held))
+  const on = (list: typeof measured) => list.map((m) => RUNTIME_NAMES[m.runtime] ?? m.runtime).join(', ')
+  const figures = measured
+    .map((m) => `${formatMagnitude(m.ratio)} (${heldText(m.held)}) on ${RUNTIME_NAMES[m.runtime] ?? m.runtime}`)
+    .join(', ')
+  return {
+    need: s.need,
+    use: better.length > 0 ? `@authlab/id-fast on ${on(better)}; elsewhere ${s.name}` : s.name,
+    why: `${better.length > 0 ? 'measured faster there' : 'the default is fine'}: authlab fast against the default's session-creating req/s in the same server: ${figures}`,
+    cost: `${formatNumber(Math.min(...measured.map((m) => m.reqs)))}–${formatNumber(Math.max(...measured.map((m) => m.reqs)))} session-creating req/s with the default on one core`,
+    advises: [],
+  }
+}
+
+const RUNTIME_NAMES: Readonly<Record<string, string>> = { node: 'Node', bun: 'Bun', deno: 'Deno' }
+
+/** Every run that measured it read it better. */
+const heldBetter = (held: Held) =>
+  (held.kind === 'one' || held.kind === 'all') &&
+  held.reading.kind === 'ratio' &&
+  held.reading.ratio.verdict === 'better'
+
+/** The rows of NestJS, Hono, Koa, and of Nuxt (h3) and Auth.js, whose defaults are the same UUID v4 call. */
 export function frameworkRows(e: Evidence): AdviceRow[] {
   return [
     nestRow(e),
+    ...SERVED.map((s) => servedRow(e, s)),
     byIdCost(
       e,
       'session IDs in Nuxt (h3) and Auth.js',

@@ -5,14 +5,14 @@
  */
 
 import type { RuntimeClaim } from '../discover/runtime-claims.js'
-import { hasFlag, isWarned, type ResultsFile, type Row, type SuiteRecord } from '../model/types.js'
+import { hasFlag, isWarned, type Ratio, type ResultsFile, type Row, type SuiteRecord } from '../model/types.js'
 import type { Views } from '../model/view.js'
 import { failedControl } from '../stats/decide.js'
 import { medianInterval } from '../stats/stats.js'
 import { adviceSection } from './advice-report.js'
 import { MAX_BARS, renderSvg, type Strip, stripSpec } from './charts.js'
 import { type Cell, type Chart, type Document, environmentOf, type Section, type Table } from './document.js'
-import { formatNumber, groupRows, tableOf } from './format.js'
+import { firstBaselines, formatNumber, groupRows, tableOf } from './format.js'
 import { FLAG_MEANINGS, flagText, formatRatio, VERDICT_RULE, withheldText } from './words.js'
 
 /** How to read every page: said once at the top, in the words the tables use. */
@@ -100,13 +100,16 @@ async function groupTable(group: string, rows: readonly Row[], strips: boolean):
 function runtimeTable(group: string, rows: readonly Row[]): Table {
   const runtimes = [...new Set(rows.map((r) => r.runtime ?? 'node'))]
   const candidates = [...new Set(rows.map((r) => r.candidate))]
-  const baseline = rows.find((r) => r.ratios[0])?.ratios[0]?.baseline
+  // One baseline for every first ratio is named once, in the caption; several are named in each cell.
+  const baselines = firstBaselines(rows)
+  const baseline = baselines.length === 1 ? baselines[0] : undefined
+  const ratioText = (q: Ratio) => (baseline ? formatRatio(q) : `${formatRatio(q)} vs ${q.baseline}`)
   const body = candidates.map((candidate) => {
     const mine = rows.filter((r) => r.candidate === candidate)
     const cells = runtimes.map((runtime) => {
       const row = mine.find((r) => (r.runtime ?? 'node') === runtime)
       const q = row?.ratios[0]
-      return row ? `${formatNumber(row.value)}${q ? ` · ${formatRatio(q)}` : ''}` : '–'
+      return row ? `${formatNumber(row.value)}${q ? ` · ${ratioText(q)}` : ''}` : '–'
     })
     return { row: mine[0] as Row, cells, flags: mine.flatMap((r) => r.flags) }
   })
