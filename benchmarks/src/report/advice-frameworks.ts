@@ -90,15 +90,23 @@ function servedRow(e: Evidence, s: Served): AdviceRow {
   const better = measured.filter((m) => heldBetter(m.held))
   const on = (list: typeof measured) => list.map((m) => RUNTIME_NAMES[m.runtime] ?? m.runtime).join(', ')
   const figures = measured
-    .map((m) => `${formatMagnitude(m.ratio)} (${heldText(m.held)}) on ${RUNTIME_NAMES[m.runtime] ?? m.runtime}`)
+    .map(
+      (m) => `${formatMagnitude(m.ratio)} (${heldText(m.held)}) on ${RUNTIME_NAMES[m.runtime] ?? m.runtime}`,
+    )
     .join(', ')
   return {
     need: s.need,
     use: better.length > 0 ? `@authlab/id-fast on ${on(better)}; elsewhere ${s.name}` : s.name,
     why: `${better.length > 0 ? 'measured faster there' : 'the default is fine'}: authlab fast against the default's session-creating req/s in the same server: ${figures}`,
-    cost: `${formatNumber(Math.min(...measured.map((m) => m.reqs)))}–${formatNumber(Math.max(...measured.map((m) => m.reqs)))} session-creating req/s with the default on one core`,
+    cost: `${span(measured.map((m) => m.reqs))} session-creating req/s with the default on one core`,
     advises: [],
   }
+}
+
+/** A range of figures, or the one figure when they agree. */
+function span(values: readonly number[]): string {
+  const [low, high] = [formatNumber(Math.min(...values)), formatNumber(Math.max(...values))]
+  return low === high ? low : `${low}–${high}`
 }
 
 const RUNTIME_NAMES: Readonly<Record<string, string>> = { node: 'Node', bun: 'Bun', deno: 'Deno' }

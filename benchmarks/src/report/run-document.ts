@@ -5,7 +5,14 @@
  */
 
 import type { RuntimeClaim } from '../discover/runtime-claims.js'
-import { hasFlag, isWarned, type Ratio, type ResultsFile, type Row, type SuiteRecord } from '../model/types.js'
+import {
+  hasFlag,
+  isWarned,
+  type Ratio,
+  type ResultsFile,
+  type Row,
+  type SuiteRecord,
+} from '../model/types.js'
 import type { Views } from '../model/view.js'
 import { failedControl } from '../stats/decide.js'
 import { medianInterval } from '../stats/stats.js'

@@ -7,7 +7,7 @@
 import type { Flag, FlagKind, Ratio, Row, Verdict } from '../model/types.js'
 import type { Reading } from '../stats/decide.js'
 import type { Held } from '../stats/held.js'
-import { LOWER, leanOf, MIN_EFFECT_PCT, MIN_ROUNDS, UPPER } from '../stats/verdict.js'
+import { leanOf, MIN_EFFECT_PCT, MIN_ROUNDS, UPPER } from '../stats/verdict.js'
 
 /**
  * A ratio's magnitude and interval with the decimals that show the interval's width and no more:
@@ -121,7 +121,7 @@ export const FLAG_MEANINGS: Partial<Record<FlagKind, string>> = {
 }
 
 /** The rule in one sentence, for notes, READMEs and `--help`. */
-export const VERDICT_RULE = `A ratio is the median of per-round ratios to a baseline timed in the same round (> 1 is better), with a 95 % bootstrap interval for the next run's median. Better or worse: the interval lies wholly beyond the ${MIN_EFFECT_PCT} % margin (above ${UPPER}, or below 1 ÷ ${UPPER} = ${LOWER.toFixed(3)}, so A ÷ B and B ÷ A agree); same: wholly inside it; undecided (with the side it leans to): across an end, or under ${MIN_ROUNDS} rounds.`
+export const VERDICT_RULE = `A ratio: the median of per-round ratios to a baseline timed in the same round (> 1 is better), with a 95 % interval for the next run's median. Better or worse: the interval lies wholly beyond ±${MIN_EFFECT_PCT} % (above ${UPPER}, below 1 ÷ ${UPPER}); same: wholly inside; undecided: across an end, or under ${MIN_ROUNDS} rounds.`
 
 /** Whether a ratio reaches a goal, in the words of a table cell (goalVerdict's better or worse). */
 export function goalText(verdict: Verdict, rounds: number): string {

@@ -16,10 +16,11 @@ import type { Placement } from './servers.js'
 const FRAMEWORKS: readonly Framework[] = ['express', 'fastify']
 
 /**
- * What the http suite's ids rows are divided by: the ceiling and the frameworks' defaults. randomUUID
- * and randomUUIDv7 are no framework's default, so here they are ordinary reference rows.
+ * What the http suite's ids rows are divided by: the ceiling and the defaults of the session layers it
+ * serves (express-session, @fastify/session; better-auth's token). randomUUID (Koa's, h3's, Auth.js's),
+ * randomUUIDv7 and @hono/session's generator are no default there, so here they are ordinary reference rows.
  */
-const NOT_A_FRAMEWORK_DEFAULT = ['ref:randomUUID', 'ref:randomUUIDv7']
+const NOT_A_FRAMEWORK_DEFAULT = ['ref:randomUUID', 'ref:randomUUIDv7', 'ref:hono-session']
 export const HTTP_ID_BASELINES: readonly string[] = [
   CEILING,
   ...ID_BASELINES.filter((id) => !NOT_A_FRAMEWORK_DEFAULT.includes(id)),
