@@ -137,7 +137,7 @@ describe('advice per platform', () => {
     if (paid.kind !== 'fits') return
     expect(paid.pick.cost.algorithm).not.toMatch(/pbkdf2/)
     expect(paid.refused.join()).toMatch(
-      /refuses PBKDF2 above 100,000 iterations.*issue 1346.*local workerd does not/,
+      /refuses PBKDF2 above 100,000 iterations.*workerd\/issues\/1346.*local workerd does not/,
     )
     // better-auth's scrypt runs there and is cheaper, but it is below the floor: never picked.
     expect(paid.pick.cost.paramsText).not.toBe('scrypt ln=14 r=16 p=1')

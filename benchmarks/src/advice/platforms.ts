@@ -49,7 +49,7 @@ const WORKERS_SCRYPT_MAX = 2 ** 20
 export function workersRefuse(cost: RuntimeCost): string | undefined {
   const { algorithm, params } = cost
   if (algorithm.startsWith('pbkdf2') && (params.iterations ?? 0) > WORKERS_PBKDF2_MAX)
-    return `Cloudflare's production refuses PBKDF2 above ${WORKERS_PBKDF2_MAX.toLocaleString('en-US')} iterations, through Web Crypto and node:crypto alike (cloudflare/workerd issue 1346; src/workerd/io/limit-enforcer.h), whose floor is ${owaspFloor(algorithm, params).row}; local workerd does not enforce it, so it passes tests and fails when deployed`
+    return `Cloudflare's production refuses PBKDF2 above ${WORKERS_PBKDF2_MAX.toLocaleString('en-US')} iterations, through Web Crypto and node:crypto alike (https://github.com/cloudflare/workerd/issues/1346; src/workerd/io/limit-enforcer.h), whose floor is ${owaspFloor(algorithm, params).row}; local workerd does not enforce it, so it passes tests and fails when deployed`
   if (algorithm === 'scrypt') {
     const cost = 2 ** (params.ln ?? 0) * (params.r ?? 0) * (params.p ?? 0)
     if (cost > WORKERS_SCRYPT_MAX)
